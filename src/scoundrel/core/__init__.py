@@ -1,0 +1,57 @@
+"""The rules core of Scoundrel: standard library only, every rule in one place.
+
+See ``../shared/RULES.md`` for the rule ids cited throughout (S solo, C co-op, M modes,
+N notation and records).
+"""
+
+from .cards import ALL_CARDS, Card, Kind, format_cards, parse_card, parse_cards
+from .deal import daily_deal, parse_date, random_deal
+from .errors import (
+    DeckError,
+    IllegalMoveError,
+    NotationError,
+    OptionError,
+    RecordError,
+    ReplayError,
+    ScoundrelError,
+)
+from .game import Game
+from .moves import FLEE, Move, format_moves, parse_move, parse_moves
+from .observation import Observation
+from .record import Record
+from .rules import MAX_HEALTH, Rules
+from .state import Hero, Preview, Score, State, Status
+
+__all__ = [
+    "ALL_CARDS",
+    "FLEE",
+    "MAX_HEALTH",
+    "Card",
+    "DeckError",
+    "Game",
+    "Hero",
+    "IllegalMoveError",
+    "Kind",
+    "Move",
+    "NotationError",
+    "Observation",
+    "OptionError",
+    "Preview",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "Rules",
+    "Score",
+    "ScoundrelError",
+    "State",
+    "Status",
+    "daily_deal",
+    "format_cards",
+    "format_moves",
+    "parse_card",
+    "parse_cards",
+    "parse_date",
+    "parse_move",
+    "parse_moves",
+    "random_deal",
+]

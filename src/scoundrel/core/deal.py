@@ -1,0 +1,92 @@
+"""Deals: a seeded random dungeon (M1) and the dungeon of the day (M2).
+
+Both shuffle the ruleset's cards in canonical order (:attr:`Rules.cards`) with the same
+documented method, so that any program can reproduce a deal:
+
+1. A 32-byte *seed* is made from a message. For a random deal the message is
+   ``scoundrel-deal/1|<ruleset>|<seed>``; for the dungeon of the day it is
+   ``scoundrel-daily/1|<YYYY-MM-DD>|<ruleset>``. The seed is SHA-256 of the message, or, when
+   a server mixes in a secret, HMAC-SHA-256 keyed with the secret (UTF-8).
+2. A byte stream is SHA-256(seed || counter) for counter = 0, 1, 2, ... (4 bytes,
+   big-endian), the blocks concatenated.
+3. The cards are shuffled by Fisher-Yates: for i from n-1 down to 1, take the next 4 bytes
+   of the stream as a big-endian integer r, reject it while r >= 2**32 - (2**32 mod (i+1)),
+   and swap card i with card r mod (i+1).
+
+The deck is the shuffled list, top card first. Options that do not change the cards (weapon
+wear, scoring, leader) do not change the deal; ``easier`` and ``harder`` change the cards and
+so the deal.
+
+>>> from scoundrel.core import Rules
+>>> ' '.join(c.code for c in random_deal(Rules.solo(), seed=1)[:4])
+'10S 9H QS 2S'
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+
+from .cards import Card
+from .rules import Rules
+
+_LIMIT = 1 << 32
+
+
+def _stream(seed: bytes) -> Iterator[int]:
+    counter = 0
+    while True:
+        block = hashlib.sha256(seed + counter.to_bytes(4, "big")).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i : i + 4], "big")
+        counter += 1
+
+
+def shuffle(cards: tuple[Card, ...], seed: bytes) -> tuple[Card, ...]:
+    """Fisher-Yates over a SHA-256 byte stream, as described in this module."""
+    deck = list(cards)
+    numbers = _stream(seed)
+    for i in range(len(deck) - 1, 0, -1):
+        bound = i + 1
+        reject = _LIMIT - _LIMIT % bound
+        r = next(numbers)
+        while r >= reject:
+            r = next(numbers)
+        j = r % bound
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def _seed(message: str, secret: str | None) -> bytes:
+    data = message.encode()
+    if secret:
+        return hmac.new(secret.encode(), data, hashlib.sha256).digest()
+    return hashlib.sha256(data).digest()
+
+
+def random_deal(rules: Rules, seed: int | None = None) -> tuple[Card, ...]:
+    """A shuffled dungeon (M1). The same ``seed`` gives the same deal on every version;
+    without one, the deal comes from the operating system's randomness."""
+    if seed is None:
+        seed = secrets.randbits(63)
+    return shuffle(rules.cards, _seed(f"scoundrel-deal/1|{rules.ruleset}|{seed}", None))
+
+
+def daily_deal(rules: Rules, date: _dt.date | str, secret: str | None = None) -> tuple[Card, ...]:
+    """The dungeon of the day (M2): the same for everybody on ``date`` with these rules,
+    unless a server mixes in its own ``secret``."""
+    if isinstance(date, str):
+        date = parse_date(date)
+    message = f"scoundrel-daily/1|{date.isoformat()}|{rules.ruleset}"
+    return shuffle(rules.cards, _seed(message, secret))
+
+
+def parse_date(text: str) -> _dt.date:
+    """A date written YYYY-MM-DD; ``ValueError`` naming the problem otherwise."""
+    try:
+        return _dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date: write it as YYYY-MM-DD") from None

@@ -1,0 +1,211 @@
+"""Rulesets and their options (rules S9, S13, C3, C7, C11, N3).
+
+>>> Rules.solo()
+Rules(ruleset='solo', weapon='strict', death_score='standard')
+>>> Rules.coop(easier=True)  # doctest: +NORMALIZE_WHITESPACE
+Rules(ruleset='coop', weapon='lenient', easier=True, harder=False,
+      silent_leader=False, first_leader=1)
+>>> Rules.coop(easier=True).deck_size
+50
+>>> Rules.parse('coop', ['weapon=strict', 'harder=yes']).options
+{'weapon': 'strict', 'easier': False, 'harder': True, 'silent_leader': False, 'first_leader': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .cards import ALL_CARDS, Card, Kind
+from .errors import OptionError
+
+RULESETS = ("solo", "coop")
+MAX_HEALTH = 20  # S2, C1
+ROOM_SIZE = 4  # S3
+
+_WEAPON = ("strict", "lenient")
+_DEATH = ("standard", "dungeon-only")
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+#: Each ruleset's options with their defaults (N3), in record order.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "solo": {"weapon": "strict", "death_score": "standard"},
+    "coop": {
+        "weapon": "lenient",
+        "easier": False,
+        "harder": False,
+        "silent_leader": False,
+        "first_leader": 1,
+    },
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A ruleset with every option settled. Build it with :meth:`solo`, :meth:`coop` or
+    :meth:`parse`; the constructor checks every value."""
+
+    ruleset: Literal["solo", "coop"] = "solo"
+    weapon: str = "strict"
+    death_score: str = "standard"
+    easier: bool = False
+    harder: bool = False
+    silent_leader: bool = False
+    first_leader: int = 1
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise OptionError(f"unknown ruleset {self.ruleset!r}: choose solo or coop")
+        if self.weapon not in _WEAPON:
+            raise OptionError(f"weapon must be strict or lenient, not {self.weapon!r}")
+        if self.death_score not in _DEATH:
+            raise OptionError(
+                f"death_score must be standard or dungeon-only, not {self.death_score!r}"
+            )
+        for name in ("easier", "harder", "silent_leader"):
+            if not isinstance(getattr(self, name), bool):
+                raise OptionError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.first_leader not in (1, 2) or isinstance(self.first_leader, bool):
+            raise OptionError(f"first_leader must be 1 or 2, not {self.first_leader!r}")
+        if self.ruleset == "solo":
+            for name in ("easier", "harder", "silent_leader"):
+                if getattr(self, name):
+                    raise OptionError(f"{name} is a co-op option; solo does not have it")
+            if self.first_leader != 1:
+                raise OptionError("first_leader is a co-op option; solo has one hero")
+        elif self.death_score != "standard":
+            raise OptionError("death_score is a solo option; co-op scores a loss by C10")
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
+        return f"Rules(ruleset={self.ruleset!r}, {options})"
+
+    @classmethod
+    def solo(cls, weapon: str = "strict", death_score: str = "standard") -> Rules:
+        """The solo ruleset (S1-S13)."""
+        return cls("solo", weapon=weapon, death_score=death_score)
+
+    @classmethod
+    def coop(
+        cls,
+        weapon: str = "lenient",
+        easier: bool = False,
+        harder: bool = False,
+        silent_leader: bool = False,
+        first_leader: int = 1,
+    ) -> Rules:
+        """The co-op ruleset, "Scoundrel for two" (C1-C11)."""
+        return cls(
+            "coop",
+            weapon=weapon,
+            easier=easier,
+            harder=harder,
+            silent_leader=silent_leader,
+            first_leader=first_leader,
+        )
+
+    @classmethod
+    def from_options(cls, ruleset: str, options: Mapping[str, Any] | None = None) -> Rules:
+        """Rules from a record's ``options`` object (N3); omitted options take defaults."""
+        if ruleset not in DEFAULTS:
+            raise OptionError(f"unknown ruleset {ruleset!r}: choose solo or coop")
+        values = dict(DEFAULTS[ruleset])
+        for key, value in (options or {}).items():
+            if key not in values:
+                known = ", ".join(DEFAULTS[ruleset])
+                raise OptionError(f"unknown {ruleset} option {key!r}: the options are {known}")
+            values[key] = value
+        return cls(ruleset, **values)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse(cls, ruleset: str, pairs: Iterable[str] = ()) -> Rules:
+        """Rules from ``key=value`` strings, as typed on a command line."""
+        options: dict[str, Any] = {}
+        defaults = DEFAULTS.get(ruleset)
+        if defaults is None:
+            raise OptionError(f"unknown ruleset {ruleset!r}: choose solo or coop")
+        for pair in pairs:
+            key, sep, text = pair.partition("=")
+            key = key.strip().replace("-", "_")
+            text = text.strip()
+            if not sep or not key:
+                raise OptionError(f"option {pair!r} must be written key=value, e.g. weapon=lenient")
+            if key not in defaults:
+                known = ", ".join(defaults)
+                raise OptionError(f"unknown {ruleset} option {key!r}: the options are {known}")
+            default = defaults[key]
+            value: Any
+            if isinstance(default, bool):
+                if text.lower() in _TRUE:
+                    value = True
+                elif text.lower() in _FALSE:
+                    value = False
+                else:
+                    raise OptionError(f"{key} must be true or false, not {text!r}")
+            elif isinstance(default, int):
+                if text not in ("1", "2"):
+                    raise OptionError(f"{key} must be 1 or 2, not {text!r}")
+                value = int(text)
+            else:
+                value = text.lower()
+            options[key] = value
+        return cls.from_options(ruleset, options)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option of this ruleset with its value, in record order (N3)."""
+        return {key: getattr(self, key) for key in DEFAULTS[self.ruleset]}
+
+    @property
+    def coop_game(self) -> bool:
+        return self.ruleset == "coop"
+
+    @property
+    def heroes(self) -> int:
+        return 2 if self.ruleset == "coop" else 1
+
+    @property
+    def strict(self) -> bool:
+        """Whether a used weapon needs a strictly weaker monster (S9, C7)."""
+        return self.weapon == "strict"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """This ruleset's cards in canonical order (S1, C2, C11)."""
+        return _deck(self.ruleset, self.easier, self.harder)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.cards)
+
+
+_DECKS: dict[tuple[str, bool, bool], tuple[Card, ...]] = {}
+
+
+def _deck(ruleset: str, easier: bool, harder: bool) -> tuple[Card, ...]:
+    key = (ruleset, easier, harder)
+    deck = _DECKS.get(key)
+    if deck is None:
+        cards = []
+        for card in ALL_CARDS:
+            if card.is_joker:
+                if harder:  # C11 harder: two jokers, monsters of value 15
+                    cards.append(card)
+            elif ruleset == "solo" and card.suit in ("D", "H") and card.value > 10:
+                continue  # S1: no red J/Q/K/A in solo
+            elif easier and card.code in ("AH", "AD"):
+                continue  # C11 easier: without the red aces
+            else:
+                cards.append(card)
+        deck = _DECKS[key] = tuple(cards)
+    return deck
+
+
+def count_kinds(cards: Iterable[Card]) -> dict[Kind, int]:
+    """How many monsters, weapons and potions there are among ``cards``."""
+    counts = dict.fromkeys(Kind, 0)
+    for card in cards:
+        counts[card.kind] += 1
+    return counts

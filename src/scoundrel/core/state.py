@@ -1,0 +1,613 @@
+"""The game state and every rule that moves it (rules S2-S13, C1-C10).
+
+:class:`State` is immutable from the outside: :meth:`State.apply` returns a new state and
+leaves the old one as it was. Every rule of a move lives in one place, ``State._step``, which
+mutates a fresh copy before anybody else can see it; the benchmark drives the same method.
+
+>>> from scoundrel.core import Card, Rules, State
+>>> deck = [Card(c) for c in '7D KS 5H 9C'.split()] + [
+...     c for c in Rules.solo().cards if c.code not in ('7D', 'KS', '5H', '9C')]
+>>> s = State.new(Rules.solo(), deck)
+>>> [str(c) for c in s.room]
+['7D', 'KS', '5H', '9C']
+>>> s = s.apply('7D').apply('KS/w').apply('5H')
+>>> s.heroes[0].health, str(s.heroes[0].weapon), s.heroes[0].last_kill
+(19, '7D', 13)
+>>> str(s.room[0])
+'9C'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import JOKER_VALUE, Card, Kind
+from .errors import DeckError, IllegalMoveError
+from .moves import CARD_MOVES, FLEE, Move, parse_move
+from .rules import MAX_HEALTH, ROOM_SIZE, Rules
+
+if TYPE_CHECKING:
+    from .observation import Observation
+
+
+class Status(enum.StrEnum):
+    """Whether the game goes on (S11, S12, C8, C9)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
+_NO_LIMIT = JOKER_VALUE + 1
+_WEAPON = Kind.WEAPON
+
+
+@dataclass(frozen=True)
+class Hero:
+    """What there is to know about one hero (C1): all of it is face up."""
+
+    health: int
+    weapon: Card | None
+    stack: tuple[Card, ...]
+    """Monsters slain with the current weapon, oldest first (S8)."""
+    potion_used: bool
+    """Whether a potion already healed (or failed to heal at 20) in this room (S10, C6)."""
+    reach: int | None
+    """The strongest monster value the weapon can still be used on (S9, C7); ``None``
+    without a weapon. A fresh weapon reaches every monster (15)."""
+
+    @property
+    def last_kill(self) -> int | None:
+        """The value of the last monster slain with the current weapon (N4)."""
+        return self.stack[-1].value if self.stack else None
+
+    def can_use_weapon_on(self, card: Card) -> bool:
+        """Whether ``/w`` is allowed against this monster (S9, C7)."""
+        return self.reach is not None and card.is_monster and card.value <= self.reach
+
+
+@dataclass(frozen=True)
+class Score:
+    """A final score with the parts it was added up from (S13, C10).
+
+    ``parts`` are ``(name, points)`` pairs; the names are stable keys for interfaces to
+    translate: ``health``, ``health_hero1``, ``health_hero2``, ``potion_bonus``,
+    ``monsters_in_dungeon``, ``monsters_in_room``.
+    """
+
+    total: int
+    parts: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a move would do, for interfaces: each hero after it, and the game's status."""
+
+    move: Move
+    heroes: tuple[Hero, ...]
+    damage: tuple[int, ...]
+    """Health each hero would lose (negative: health gained)."""
+    status: Status
+
+
+class State:
+    """A position of a game. Hidden information (the order of the dungeon) is in here:
+    give players :meth:`observation`, not the state."""
+
+    __slots__ = (
+        "_coop",
+        "_deck",
+        "_discard",
+        "_fled",
+        "_health",
+        "_help_used",
+        "_known",
+        "_last",
+        "_leader",
+        "_legal",
+        "_potion",
+        "_room",
+        "_stack",
+        "_status",
+        "_strict",
+        "_taken",
+        "_top",
+        "_weapon",
+        "rules",
+    )
+
+    rules: Rules
+    _deck: tuple[Card, ...]  # the dungeon is _deck[_top:], top card first
+    _top: int
+    _room: tuple[Card, ...]
+    _health: list[int]
+    _weapon: list[Card | None]
+    _stack: list[tuple[Card, ...]]
+    _potion: list[bool]
+    _leader: int  # 0 or 1
+    _taken: int  # cards resolved in this room
+    _help_used: bool
+    _fled: bool  # this room was dealt after a flee
+    _known: int  # cards at the bottom of the dungeon known from a flee
+    _discard: tuple[Any, ...] | None  # a linked list: (card, rest)
+    _last: Card | None  # the last card resolved
+    _status: Status
+    _strict: bool
+    _coop: bool
+    _legal: list[Move] | None
+
+    # ------------------------------------------------------------------ making states
+
+    def __init__(self) -> None:
+        raise TypeError("use State.new(rules, deck) or Game(...)")
+
+    @classmethod
+    def new(cls, rules: Rules, deck: Iterable[Card | str]) -> State:
+        """The start of a game: ``deck`` is the whole dungeon, top card first."""
+        cards = tuple(card if isinstance(card, Card) else Card(card) for card in deck)
+        check_deck(rules, cards)
+        return cls._start(rules, cards)
+
+    @classmethod
+    def _start(cls, rules: Rules, cards: tuple[Card, ...]) -> State:
+        """:meth:`new` for a deck already known to be right (deals, the benchmark)."""
+        state = object.__new__(cls)
+        state.rules = rules
+        state._strict = rules.strict
+        state._coop = rules.coop_game
+        heroes = rules.heroes
+        state._deck = cards
+        state._top = 0
+        state._room = ()
+        state._health = [MAX_HEALTH] * heroes
+        state._weapon = [None] * heroes
+        state._stack = [()] * heroes
+        state._potion = [False] * heroes
+        state._leader = rules.first_leader - 1  # C3
+        state._taken = 0
+        state._help_used = False
+        state._fled = False
+        state._known = 0
+        state._discard = None
+        state._last = None
+        state._status = PLAYING
+        state._legal = None
+        state._deal()
+        return state
+
+    def _copy(self) -> State:
+        new = object.__new__(State)
+        new.rules = self.rules
+        new._strict = self._strict
+        new._coop = self._coop
+        new._deck = self._deck
+        new._top = self._top
+        new._room = self._room
+        new._health = self._health[:]
+        new._weapon = self._weapon[:]
+        new._stack = self._stack[:]
+        new._potion = self._potion[:]
+        new._leader = self._leader
+        new._taken = self._taken
+        new._help_used = self._help_used
+        new._fled = self._fled
+        new._known = self._known
+        new._discard = self._discard
+        new._last = self._last
+        new._status = self._status
+        new._legal = None
+        return new
+
+    # ------------------------------------------------------------------ the rules
+
+    def _deal(self) -> None:
+        """S3: draw until the room holds 4 cards or the dungeon is empty; a new room."""
+        room = self._room
+        top = self._top
+        deck = self._deck
+        end = top + ROOM_SIZE - len(room)
+        self._room = room + deck[top:end]
+        self._top = top = min(end, len(deck))
+        left = len(deck) - top
+        if self._known > left:
+            self._known = left
+        self._taken = 0
+        self._help_used = False
+        self._potion = [False] * len(self._potion)  # S10, C6: one potion per room
+
+    def _step(self, move: Move) -> None:
+        """Apply a move known to be legal, in place. All of S4-S12 and C3-C9."""
+        self._legal = None
+        card = move.card
+        if card is None:  # S5 flee: the room goes under the dungeon in room order
+            room = self._room
+            self._deck = self._deck + room
+            self._known += len(room)
+            self._room = ()
+            self._fled = True
+            self._deal()  # C3: the same hero leads the new room
+            return
+        hero = self._leader ^ move.help  # C5: the help card acts on the partner
+        room = self._room
+        i = room.index(card)
+        self._room = room[:i] + room[i + 1 :]
+        self._taken += 1
+        self._last = card
+        if card.is_monster:  # S8
+            if move.weapon:
+                damage = card.value - self._weapon[hero].value  # type: ignore[union-attr]
+                if damage < 0:
+                    damage = 0
+                self._stack[hero] = self._stack[hero] + (card,)
+            else:
+                damage = card.value
+                self._discard = (card, self._discard)
+            health = self._health[hero] - damage
+            self._health[hero] = health
+            if move.help:
+                self._help_used = True
+            if health <= 0:  # S11, C8
+                self._status = LOST
+                return
+        elif card.kind is _WEAPON:  # S7
+            old = self._weapon[hero]
+            if old is not None:
+                discard = (old, self._discard)
+                for slain in self._stack[hero]:
+                    discard = (slain, discard)
+                self._discard = discard
+                self._stack[hero] = ()
+            self._weapon[hero] = card
+            if move.help:
+                self._help_used = True
+        else:  # S10, C6 potion
+            if not self._potion[hero]:
+                self._potion[hero] = True
+                health = self._health[hero] + card.value
+                self._health[hero] = health if health < MAX_HEALTH else MAX_HEALTH
+            self._discard = (card, self._discard)
+            if move.help:
+                self._help_used = True
+        if self._top == len(self._deck):  # S4: the final room is resolved to the end
+            if not self._room:
+                self._status = WON  # S12, C9
+        elif len(self._room) == 1:  # S6: three resolved, the fourth card stays
+            self._fled = False
+            if self._coop:
+                self._leader ^= 1  # C3: the other hero leads the next room
+            self._deal()
+
+    def _reach(self, hero: int) -> int:
+        """Monsters below this value may be fought with the hero's weapon (S9, C7)."""
+        if self._weapon[hero] is None:
+            return 0
+        stack = self._stack[hero]
+        if not stack:
+            return _NO_LIMIT
+        return stack[-1].value if self._strict else stack[-1].value + 1
+
+    def _legal_moves(self) -> list[Move]:
+        if self._status is not PLAYING:
+            return []
+        moves: list[Move] = []
+        room = self._room
+        leader = self._leader
+        # S9, C7: a monster below ``reach`` may be fought with the weapon
+        if self._weapon[leader] is None:
+            reach = 0
+        else:
+            stack = self._stack[leader]
+            if not stack:
+                reach = _NO_LIMIT
+            else:
+                reach = stack[-1].value if self._strict else stack[-1].value + 1
+        for card in room:
+            card_moves = CARD_MOVES[card.index]
+            if card.is_monster:
+                if card.value < reach:
+                    moves.append(card_moves[0])
+                moves.append(card_moves[1])
+            else:
+                moves.append(card_moves[0])
+        if self._coop and not self._help_used:
+            reach = self._reach(leader ^ 1)
+            for card in room:
+                card_moves = CARD_MOVES[card.index]
+                if card.is_monster:
+                    if card.value < reach:
+                        moves.append(card_moves[2])
+                    moves.append(card_moves[3])
+                else:
+                    moves.append(card_moves[1])
+        if not self._taken and not self._fled and self._top != len(self._deck):
+            moves.append(FLEE)
+        return moves
+
+    def _reason(self, move: Move) -> str:
+        """Why ``move`` is not legal here, naming the rule."""
+        if self._status is not PLAYING:
+            return f"the game is over ({self._status.value})"
+        if move.card is None:
+            if self._top == len(self._deck):
+                return "the final room cannot be fled (S4)"
+            if self._fled:
+                return "the room dealt after a flee must be faced: never two flees in a row (S5)"
+            return "a room can only be fled before any of its cards is resolved (S5)"
+        card = move.card
+        if card not in self._room:
+            room = " ".join(c.code for c in self._room)
+            return f"{card.code} is not in the room ({room})"
+        hero = self._leader
+        if move.help:
+            if not self._coop:
+                return "solo has no partner: the help card (>) is a co-op rule (C5)"
+            if self._help_used:
+                return "only one card per room may be given to the partner (C5)"
+            hero ^= 1
+        weapon = self._weapon[hero]
+        who = "the partner" if move.help else ("the leader" if self._coop else "the hero")
+        if weapon is None:
+            return f"{who} has no weapon: fight {card.code} bare-handed (/b)"
+        last = self._stack[hero][-1]
+        rule = "C7" if self._coop else "S9"
+        if self._strict:
+            limit = f"only on monsters weaker than {last.value}"
+        else:
+            limit = f"only on monsters of at most {last.value}"
+        return (
+            f"{who}'s {weapon.code} last slew {last.code}, so it can be used {limit} "
+            f"({self.rules.weapon} weapons, {rule}); fight {card.code} bare-handed (/b)"
+        )
+
+    # ------------------------------------------------------------------ moves
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move in listing order: the leader's own moves in room order, then the
+        co-op help card's, then ``F`` if fleeing is allowed."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return tuple(legal)
+
+    def is_legal(self, move: Move | str) -> bool:
+        if isinstance(move, str):
+            move = parse_move(move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return move in legal
+
+    def apply(self, move: Move | str) -> State:
+        """The state after ``move``. Raises :class:`NotationError` for text that is not a
+        move and :class:`IllegalMoveError` (with the rule) for a move not allowed here."""
+        if type(move) is not Move:
+            move = parse_move(move)  # type: ignore[arg-type]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        if move not in legal:
+            raise IllegalMoveError(move, self._reason(move))
+        new = self._copy()
+        new._step(move)
+        return new
+
+    def preview(self, move: Move | str) -> Preview:
+        """What ``move`` would do to each hero, without revealing anything hidden."""
+        after = self.apply(move)
+        move = parse_move(move) if isinstance(move, str) else move
+        damage = tuple(b - a for b, a in zip(self._health, after._health, strict=True))
+        return Preview(move, after.heroes, damage, after._status)
+
+    def observation(self, viewer: int = 1) -> Observation:
+        """What hero ``viewer`` (1 or 2) can see: everything but the dungeon's order."""
+        from .observation import observe
+
+        return observe(self, viewer)
+
+    def previews(self) -> dict[Move, Preview]:
+        """:meth:`preview` of every legal move."""
+        return {move: self.preview(move) for move in self.legal_moves}
+
+    # ------------------------------------------------------------------ what is on the table
+
+    @property
+    def status(self) -> Status:
+        return self._status
+
+    @property
+    def is_over(self) -> bool:
+        return self._status is not PLAYING
+
+    def hero(self, number: int) -> Hero:
+        """Hero 1 or 2 (as the rules count them)."""
+        if number not in range(1, len(self._health) + 1):
+            raise ValueError(f"there is no hero {number} in {self.rules.ruleset}")
+        i = number - 1
+        reach = self._reach(i)
+        return Hero(
+            self._health[i],
+            self._weapon[i],
+            self._stack[i],
+            self._potion[i],
+            None if reach == 0 else min(reach - 1, JOKER_VALUE),
+        )
+
+    @property
+    def heroes(self) -> tuple[Hero, ...]:
+        return tuple(self.hero(n) for n in range(1, len(self._health) + 1))
+
+    @property
+    def leader(self) -> int:
+        """The hero (1 or 2) who leads the current room (always 1 in solo)."""
+        return self._leader + 1
+
+    @property
+    def room(self) -> tuple[Card, ...]:
+        """The face-up cards, in room order (S3)."""
+        return self._room
+
+    @property
+    def dungeon(self) -> tuple[Card, ...]:
+        """The face-down dungeon, top card first. Hidden information: never show it."""
+        return self._deck[self._top :]
+
+    @property
+    def dungeon_count(self) -> int:
+        return len(self._deck) - self._top
+
+    @property
+    def known_bottom(self) -> tuple[Card, ...]:
+        """Cards known to lie at the bottom of the dungeon after a flee, in order."""
+        return self._deck[len(self._deck) - self._known :] if self._known else ()
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """The discard pile, oldest first."""
+        cards: list[Card] = []
+        node = self._discard
+        while node is not None:
+            cards.append(node[0])
+            node = node[1]
+        cards.reverse()
+        return tuple(cards)
+
+    @property
+    def final_room(self) -> bool:
+        """Whether this is the final room: the dungeon is empty (S4)."""
+        return self._top == len(self._deck)
+
+    @property
+    def can_flee(self) -> bool:
+        return self.is_legal(FLEE)
+
+    @property
+    def resolved_in_room(self) -> int:
+        """How many cards of this room have been resolved."""
+        return self._taken
+
+    @property
+    def help_used(self) -> bool:
+        """Whether this room's help card has been given (C5)."""
+        return self._help_used
+
+    @property
+    def fled_into(self) -> bool:
+        """Whether this room was dealt after a flee, and so must be faced (S5)."""
+        return self._fled
+
+    @property
+    def last_resolved(self) -> Card | None:
+        return self._last
+
+    @property
+    def score(self) -> int | None:
+        """The score (S13, C10), or ``None`` while playing."""
+        breakdown = self.score_breakdown()
+        return None if breakdown is None else breakdown.total
+
+    def score_breakdown(self) -> Score | None:
+        if self._status is PLAYING:
+            return None
+        parts: list[tuple[str, int]] = []
+        if self._status is WON:
+            if self._coop:  # C10
+                parts += [("health_hero1", self._health[0]), ("health_hero2", self._health[1])]
+            else:  # S13
+                health = self._health[0]
+                parts.append(("health", health))
+                last = self._last
+                if health == MAX_HEALTH and last is not None and last.kind is Kind.POTION:
+                    parts.append(("potion_bonus", last.value))
+        else:
+            dungeon = -sum(c.value for c in self.dungeon if c.is_monster)
+            room = -sum(c.value for c in self._room if c.is_monster)
+            if self._coop:  # C10
+                parts += [("monsters_in_dungeon", dungeon), ("monsters_in_room", room)]
+            elif self.rules.death_score == "dungeon-only":  # S13 option
+                parts.append(("monsters_in_dungeon", dungeon))
+            else:  # S13 standard
+                dead = self._health[0]
+                parts += [("health", dead), ("monsters_in_dungeon", dungeon)]
+                parts.append(("monsters_in_room", room))
+        return Score(sum(points for _, points in parts), tuple(parts))
+
+    # ------------------------------------------------------------------ comparing
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.dungeon,
+            self._room,
+            tuple(self._health),
+            tuple(self._weapon),
+            tuple(self._stack),
+            tuple(self._potion),
+            self._leader,
+            self._taken,
+            self._help_used,
+            self._fled,
+            self._known,
+            self.discard,
+            self._last,
+            self._status,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        heroes = ", ".join(
+            f"{h.health}hp {h.weapon.code if h.weapon else '-'}" for h in self.heroes
+        )
+        room = " ".join(c.code for c in self._room)
+        return (
+            f"<State {self.rules.ruleset} {self._status.value}: room [{room}], "
+            f"dungeon {self.dungeon_count}, {heroes}, leader {self.leader}>"
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The position as in the N4 replay contract (without ``moves_applied``)."""
+        return {
+            "status": self._status.value,
+            "score": self.score,
+            "heroes": [
+                {
+                    "health": hero.health,
+                    "weapon": hero.weapon.code if hero.weapon else None,
+                    "last_kill": hero.last_kill,
+                }
+                for hero in self.heroes
+            ],
+            "leader": self.leader,
+            "dungeon": self.dungeon_count,
+            "room": [card.code for card in self._room],
+        }
+
+
+def check_deck(rules: Rules, deck: Sequence[Card]) -> None:
+    """Raise :class:`DeckError` unless ``deck`` holds each card of ``rules`` exactly once."""
+    expected = rules.cards
+    if len(deck) == len(expected) and set(deck) == set(expected):
+        return
+    wanted = set(expected)
+    seen: set[Card] = set()
+    for card in deck:
+        if card not in wanted:
+            raise DeckError(f"{card.code} is not a card of this {rules.ruleset} deck")
+        if card in seen:
+            raise DeckError(f"{card.code} appears twice in the deck")
+        seen.add(card)
+    missing = " ".join(card.code for card in expected if card not in seen)
+    raise DeckError(
+        f"the deck has {len(deck)} cards, {rules.ruleset} needs {len(expected)}: missing {missing}"
+    )
