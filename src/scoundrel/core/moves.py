@@ -130,6 +130,8 @@ def parse_move(text: str) -> Move:
     try:
         card = parse_card(body)
     except NotationError as error:
+        if body.strip() == raw:
+            raise
         raise NotationError(f"{text!r} is not a move: {error}") from None
     if card.kind is Kind.MONSTER:
         if suffix is None:

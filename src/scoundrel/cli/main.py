@@ -1,0 +1,205 @@
+"""The ``scoundrel`` command: deal, replay, play, bench."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from scoundrel import __version__
+from scoundrel.core import (
+    Game,
+    OptionError,
+    Record,
+    RecordError,
+    ReplayError,
+    Rules,
+    daily_deal,
+    parse_date,
+    random_deal,
+)
+
+from .render import outcome_text, position_text
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed as one line, exit status 2."""
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    try:
+        return Rules.parse(args.ruleset, args.option or [])
+    except OptionError as error:
+        raise UsageError(str(error)) from None
+
+
+def _date(text: str) -> _dt.date:
+    try:
+        return parse_date(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _new_game(args: argparse.Namespace, rules: Rules) -> Game:
+    secret = getattr(args, "secret", None) or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
+    if args.daily is not None:
+        date = _date(args.daily) if args.daily else _dt.date.today()
+        return Game(rules, daily_deal(rules, date, secret))
+    return Game(rules, random_deal(rules, args.seed))
+
+
+def _add_deal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ruleset", choices=("solo", "coop"), default="solo", help="solo (default) or coop"
+    )
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a rule option, e.g. weapon=lenient, death_score=dungeon-only, easier=true, "
+        "harder=true, silent_leader=true, first_leader=2 (repeatable)",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--seed", type=int, help="a seeded random dungeon (M1)")
+    which.add_argument(
+        "--daily",
+        nargs="?",
+        const="",
+        metavar="YYYY-MM-DD",
+        help="the dungeon of the day (M2); today without a date",
+    )
+    parser.add_argument(
+        "--secret",
+        help="mix a server's secret into the daily deal (also SCOUNDREL_DAILY_SECRET)",
+    )
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    game = _new_game(args, rules)
+    print(game.record.to_json(indent=1))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = Record.load(args.record)
+        game = record.replay()
+    except ReplayError as error:
+        print(
+            f"scoundrel replay: move {error.position} ({error.token}) is not legal: {error.reason}",
+            file=sys.stderr,
+        )
+        return 1
+    except RecordError as error:
+        raise UsageError(f"{args.record}: {error}") from None
+    if args.json:
+        print(json.dumps(game.summary()))
+        return 0
+    state = game.state
+    print(f"{len(game.moves)} moves replayed from {args.record}.")
+    print(position_text(state.observation(state.leader), args.ascii))
+    if state.is_over:
+        print(outcome_text(state))
+    else:
+        moves = ", ".join(move.token for move in state.legal_moves)
+        print(f"Status: playing. Hero {state.leader} to move: {moves}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .plain import PlainGame
+
+    if args.load:
+        try:
+            game = Record.load(args.load).replay()
+        except RecordError as error:
+            raise UsageError(f"{args.load}: {error}") from None
+        rules = game.rules
+    else:
+        rules = _rules(args)
+        game = _new_game(args, rules)
+
+    def new_game() -> Game:
+        return Game(rules, random_deal(rules))
+
+    plain = PlainGame(game, ascii_only=args.ascii, new_game=new_game)
+    if args.load:
+        plain.saved_moves = len(game.moves)
+    return plain.run()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from scoundrel.bench import play_random
+
+    rules = _rules(args)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    result = play_random(rules, args.games, args.seed)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(
+            f"{rules.ruleset}: {result.games} games, {result.moves} moves in "
+            f"{result.seconds:.3f} s: {result.games_per_s:,.0f} games/s, "
+            f"{result.moves_per_s:,.0f} moves/s (uniform random play, seed {args.seed})"
+        )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scoundrel",
+        description="Scoundrel, the solo card roguelike, and Scoundrel for two.",
+    )
+    parser.add_argument("--version", action="version", version=f"scoundrel {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play in the terminal")
+    play.add_argument(
+        "--plain",
+        action="store_true",
+        help="the line-based game for any terminal and screen readers (the only one so far)",
+    )
+    play.add_argument("--load", metavar="RECORD.json", help="continue a saved game")
+    play.add_argument("--ascii", action="store_true", help="cards as 7D, not 7♦")
+    _add_deal_options(play)
+    play.set_defaults(func=cmd_play)
+
+    deal = commands.add_parser("deal", help="write a new record with no moves")
+    _add_deal_options(deal)
+    deal.set_defaults(func=cmd_deal)
+
+    replay = commands.add_parser("replay", help="replay a record (N4)")
+    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("--json", action="store_true", help="print the N4 summary as JSON")
+    replay.add_argument("--ascii", action="store_true", help="cards as 7D, not 7♦")
+    replay.set_defaults(func=cmd_replay)
+
+    bench = commands.add_parser("bench", help="measure the rules core with random play")
+    bench.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
+    bench.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    bench.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
+    bench.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except UsageError as error:
+        print(f"scoundrel {args.command}: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,179 @@
+"""``scoundrel play --plain``: a line-based game for any terminal and for screen readers.
+
+After every move it prints the position and the legal moves, numbered. A line is a move
+(its number or its notation) or a command: ``undo``, ``save [FILE]``, ``record``, ``help``,
+``new``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from pathlib import Path
+
+from scoundrel.core import Game, IllegalMoveError, NotationError
+
+from .render import moves_text, outcome_text, position_text
+
+HELP = """\
+Type the number of a move, or its notation:
+  7D      take a weapon or drink a potion (the card's rank and suit)
+  KS/w    fight a monster with your weapon     KS/b  fight it bare-handed
+  >7D     co-op: give the card to your partner (one help card per room)
+  F       flee the room (not twice in a row, not once a card is taken)
+Commands:
+  undo    take back the last move          save [FILE]  save the game's record
+  record  print the record (JSON)          new          start a new game
+  help    this text                        quit         leave (asks to save first)
+The rules in short: monsters (clubs, spades) hurt by their value; a weapon (diamonds)
+takes its value off; once it has slain a monster it can only be used on weaker ones.
+Potions (hearts) heal, only the first in a room. Take three of the four cards of a room;
+the fourth stays for the next one. Clear the dungeon alive to win."""
+
+
+class PlainGame:
+    """The line-based game loop, with its input and output injectable for tests."""
+
+    def __init__(
+        self,
+        game: Game,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+        ascii_only: bool = False,
+        new_game: Callable[[], Game] | None = None,
+        today: Callable[[], _dt.datetime] = _dt.datetime.now,
+    ) -> None:
+        self.game = game
+        self.read = read
+        self.write = write
+        self.ascii_only = ascii_only
+        self.new_game = new_game
+        self.today = today
+        self.saved_moves: int | None = None  # moves in the last saved record
+
+    # ------------------------------------------------------------------ showing
+
+    def show(self) -> None:
+        state = self.game.state
+        self.write("")
+        self.write(position_text(state.observation(state.leader), self.ascii_only))
+        if state.is_over:
+            self.write(outcome_text(state))
+            self.write("Type save FILE to keep the record, undo, new or quit.")
+            return
+        if len(state.heroes) > 1:
+            self.write(f"Hero {state.leader} chooses:")
+        else:
+            self.write("Your moves:")
+        for line in moves_text(state, self.ascii_only):
+            self.write(line)
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> int:
+        self.write("Scoundrel. Type help for the commands, quit to leave.")
+        self.show()
+        while True:
+            try:
+                line = self.read("> ")
+            except (EOFError, KeyboardInterrupt):
+                self.write("")
+                self.offer_save_on_exit(can_ask=False)
+                return 0
+            command, _, argument = line.strip().partition(" ")
+            word = command.lower()
+            if not word:
+                continue
+            if word in ("quit", "q", "exit"):
+                self.offer_save_on_exit(can_ask=True)
+                return 0
+            if word in ("help", "h", "?"):
+                self.write(HELP)
+            elif word in ("undo", "u"):
+                self.undo()
+            elif word == "save":
+                self.save(argument.strip() or None)
+            elif word == "record":
+                self.write(self.game.record.to_json())
+            elif word == "new":
+                self.start_new()
+            else:
+                self.play(line.strip())
+
+    def play(self, text: str) -> None:
+        if self.game.is_over:
+            self.write("The game is over: type undo, save FILE, new or quit.")
+            return
+        try:
+            move = self.game.parse(text)
+            self.game.play(move)
+        except NotationError as error:
+            self.write(f"Not understood: {error}. Type help for the notation.")
+            return
+        except IllegalMoveError as error:
+            self.write(f"Not allowed: {error}.")
+            return
+        self.show()
+
+    def undo(self) -> None:
+        try:
+            move = self.game.undo()
+        except IndexError:
+            self.write("Nothing to undo.")
+            return
+        self.write(f"Took back {move.token}.")
+        self.show()
+
+    def start_new(self) -> None:
+        if self.new_game is None:
+            self.write("Start the program again for a new game.")
+            return
+        if self.unsaved():
+            self.write("The game so far is not saved; type save FILE first to keep it.")
+            answer = self.ask("Start a new game anyway? (yes/no) ")
+            if answer is None or answer.lower() not in ("y", "yes"):
+                return
+        self.game = self.new_game()
+        self.saved_moves = None
+        self.write("A new dungeon.")
+        self.show()
+
+    # ------------------------------------------------------------------ saving
+
+    def unsaved(self) -> bool:
+        return bool(self.game.moves) and self.saved_moves != len(self.game.moves)
+
+    def default_name(self) -> str:
+        return self.today().strftime("scoundrel-%Y%m%d-%H%M%S.json")
+
+    def save(self, name: str | None) -> bool:
+        path = Path(name or self.default_name()).expanduser()
+        try:
+            self.game.record.save(path)
+        except OSError as error:
+            self.write(f"Could not save to {path}: {error.strerror or error}")
+            return False
+        self.saved_moves = len(self.game.moves)
+        self.write(f"Saved the record to {path}. Replay it with: scoundrel replay {path}")
+        return True
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return self.read(prompt).strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+
+    def offer_save_on_exit(self, can_ask: bool) -> None:
+        if not self.unsaved():
+            self.write("Goodbye.")
+            return
+        if not can_ask:
+            # Input is gone: keep the game rather than lose it.
+            self.save(None)
+            return
+        answer = self.ask(
+            "Save the game before leaving? Type a file name, or press Enter to leave: "
+        )
+        if answer:
+            self.save(answer)
+        self.write("Goodbye.")

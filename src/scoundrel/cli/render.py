@@ -1,0 +1,160 @@
+"""The position as plain text, for terminals and screen readers.
+
+Everything here describes what the core says; nothing decides a rule. Lines are short and
+free of box drawing so that a screen reader reads them well.
+"""
+
+from __future__ import annotations
+
+from scoundrel.core import Card, Hero, Kind, Move, Observation, Preview, Rules, Score, State
+
+VALUE_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker"}
+
+SCORE_LABELS = {
+    "health": "health",
+    "health_hero1": "hero 1's health",
+    "health_hero2": "hero 2's health",
+    "potion_bonus": "potion bonus (last card a potion at full health)",
+    "monsters_in_dungeon": "monsters left in the dungeon",
+    "monsters_in_room": "monsters left in the room",
+}
+
+
+def card_text(card: Card | None, ascii_only: bool = False) -> str:
+    if card is None:
+        return "-"
+    return card.code if ascii_only else card.symbol
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card], ascii_only: bool = False) -> str:
+    return " ".join(card_text(card, ascii_only) for card in cards) if cards else "(none)"
+
+
+def rules_text(rules: Rules) -> str:
+    """One line naming the ruleset and every option that is not the default."""
+    if rules.ruleset == "solo":
+        parts = [f"solo, {rules.weapon} weapons"]
+        if rules.death_score != "standard":
+            parts.append("death score counts the dungeon only")
+    else:
+        parts = [f"co-op for two, {rules.weapon} weapons"]
+        for name in ("easier", "harder", "silent_leader"):
+            if getattr(rules, name):
+                parts.append(name.replace("_", " "))
+        if rules.first_leader != 1:
+            parts.append(f"hero {rules.first_leader} leads first")
+    return ", ".join(parts)
+
+
+def weapon_text(hero: Hero, ascii_only: bool = False) -> str:
+    if hero.weapon is None:
+        return "no weapon"
+    text = card_text(hero.weapon, ascii_only)
+    if hero.stack:
+        text += f" with {cards_text(hero.stack, ascii_only)} on it"
+        assert hero.reach is not None
+        text += f", usable on monsters up to {hero.reach}"
+    else:
+        text += ", fresh: usable on any monster"
+    return text
+
+
+def hero_name(observation: Observation, number: int) -> str:
+    if len(observation.heroes) == 1:
+        return "You"
+    return f"Hero {number}"
+
+
+def position_text(observation: Observation, ascii_only: bool = False) -> str:
+    """The table as a player sees it."""
+    lines = [f"Scoundrel: {rules_text(observation.rules)}"]
+    for number, hero in enumerate(observation.heroes, start=1):
+        name = hero_name(observation, number)
+        lead = (
+            " (leads this room)"
+            if len(observation.heroes) > 1 and number == (observation.leader)
+            else ""
+        )
+        potion = ", potion used this room" if hero.potion_used else ""
+        lines.append(
+            f"{name}{lead}: health {hero.health}/20, {weapon_text(hero, ascii_only)}{potion}"
+        )
+    room = cards_text(observation.room, ascii_only)
+    final = " (final room: every card is resolved)" if observation.final_room else ""
+    lines.append(f"Room: {room}{final}")
+    counts = observation.unseen_counts
+    unseen = ", ".join(
+        f"{sum(counts[kind].values())} {kind.value}s" for kind in Kind if counts[kind]
+    )
+    dungeon = f"Dungeon: {observation.dungeon_count} cards"
+    if observation.unseen:
+        dungeon += f"; unseen {unseen}"
+    if observation.known_bottom:
+        dungeon += f"; at the bottom: {cards_text(observation.known_bottom, ascii_only)}"
+    lines.append(dungeon)
+    for kind in Kind:
+        values = sorted(card.value for card in observation.unseen if card.kind is kind)
+        if values:
+            listed = " ".join(VALUE_NAMES.get(value, str(value)) for value in values)
+            lines.append(f"Unseen {kind.value}s: {listed}")
+    return "\n".join(lines)
+
+
+def move_text(
+    move: Move, preview: Preview, observation: Observation, ascii_only: bool = False
+) -> str:
+    """What a legal move does, in words, from the core's preview."""
+    if move.card is None:
+        return "flee: the room goes under the dungeon and a new one is dealt"
+    card = card_text(move.card, ascii_only)
+    leader = observation.leader
+    hero = leader if not move.help else 3 - leader
+    to = f" to hero {hero} (help card)" if move.help else ""
+    before = observation.heroes[hero - 1]
+    after = preview.heroes[hero - 1]
+    damage = preview.damage[hero - 1]
+    who = "" if len(observation.heroes) == 1 else f"hero {hero} "
+    dead = ", and dies" if after.health <= 0 else ""
+    if move.card.kind is Kind.WEAPON:
+        old = "" if before.weapon is None else f", replacing {card_text(before.weapon, ascii_only)}"
+        return f"give {card}{to}: equip it{old}" if move.help else f"equip {card}{old}"
+    if move.card.kind is Kind.POTION:
+        if before.potion_used:
+            effect = "no effect: a potion already healed this room"
+        elif damage == 0:
+            effect = f"heals nothing, {who}health is full (and it uses up this room's potion)"
+        else:
+            effect = f"heals {-damage}, {who}health {after.health}"
+        return f"give {card}{to}: {effect}" if move.help else f"drink {card}: {effect}"
+    how = f"with {card_text(before.weapon, ascii_only)}" if move.weapon else "bare-handed"
+    result = f"{damage} damage, {who}health {after.health}{dead}"
+    if move.help:
+        return f"give {card}{to}, who fights it {how}: {result}"
+    return f"fight {card} {how}: {result}"
+
+
+def moves_text(state: State, ascii_only: bool = False) -> list[str]:
+    """The legal moves, numbered from 1, each with its token and effect."""
+    observation = state.observation(state.leader)
+    lines = []
+    for number, move in enumerate(state.legal_moves, start=1):
+        preview = state.preview(move)
+        text = move_text(move, preview, observation, ascii_only)
+        lines.append(f"{number:>2}. {move.token:<7} {text}")
+    return lines
+
+
+def score_text(score: Score) -> str:
+    lines = []
+    for name, points in score.parts:
+        lines.append(f"  {SCORE_LABELS.get(name, name)}: {points:+d}")
+    lines.append(f"  score: {score.total}")
+    return "\n".join(lines)
+
+
+def outcome_text(state: State) -> str:
+    breakdown = state.score_breakdown()
+    if breakdown is None:
+        return "The game goes on."
+    heading = "The dungeon is cleared!" if state.status == "won" else "The dungeon wins."
+    return heading + "\n" + score_text(breakdown)
