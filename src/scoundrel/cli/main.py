@@ -151,6 +151,27 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from scoundrel.web.app import create_app
+    except ImportError as error:  # pragma: no cover - the package depends on them
+        raise UsageError(f"the web game needs {error.name}: pip install scoundrel") from None
+    from scoundrel.store import default_url
+
+    url = args.db or default_url()
+    try:
+        app = create_app(url, daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None)
+    except Exception as error:
+        raise UsageError(f"cannot open the database {url}: {error}") from None
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Scoundrel is at http://{host}:{args.port}/  (database: {url})", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoundrel",
@@ -169,6 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ascii", action="store_true", help="cards as 7D, not 7♦")
     _add_deal_options(play)
     play.set_defaults(func=cmd_play)
+
+    serve = commands.add_parser("serve", help="the browser game")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument(
+        "--db", metavar="URL", help="SQLAlchemy database URL (default: SQLite in your data folder)"
+    )
+    serve.set_defaults(func=cmd_serve)
 
     deal = commands.add_parser("deal", help="write a new record with no moves")
     _add_deal_options(deal)

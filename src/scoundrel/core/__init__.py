@@ -20,7 +20,7 @@ from .moves import FLEE, Move, format_moves, parse_move, parse_moves
 from .observation import Observation
 from .record import Record
 from .rules import MAX_HEALTH, Rules
-from .state import Hero, Preview, Score, State, Status
+from .state import Hero, Preview, Refusal, Score, State, Status
 
 __all__ = [
     "ALL_CARDS",
@@ -39,6 +39,7 @@ __all__ = [
     "Preview",
     "Record",
     "RecordError",
+    "Refusal",
     "ReplayError",
     "Rules",
     "Score",

@@ -67,7 +67,7 @@ class Rules:
         for name in ("easier", "harder", "silent_leader"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(f"{name} must be true or false, not {getattr(self, name)!r}")
-        if self.first_leader not in (1, 2) or isinstance(self.first_leader, bool):
+        if type(self.first_leader) is not int or self.first_leader not in (1, 2):
             raise OptionError(f"first_leader must be 1 or 2, not {self.first_leader!r}")
         if self.ruleset == "solo":
             for name in ("easier", "harder", "silent_leader"):

@@ -84,6 +84,19 @@ class Score:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why a move is not legal: a stable ``code`` (``game_over``, ``final_room``,
+    ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
+    ``no_weapon``, ``weapon_worn``), the ``rule`` id, an English ``text`` and the
+    ``params`` a translation needs (hero, card, weapon, last_kill, strict)."""
+
+    code: str
+    rule: str
+    text: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Preview:
     """What a move would do, for interfaces: each hero after it, and the game's status."""
 
@@ -327,41 +340,93 @@ class State:
             moves.append(FLEE)
         return moves
 
-    def _reason(self, move: Move) -> str:
-        """Why ``move`` is not legal here, naming the rule."""
+    def _refusal(self, move: Move) -> Refusal:
+        """Why ``move`` is not legal here (assumed illegal), naming the rule."""
+        coop = self._coop
         if self._status is not PLAYING:
-            return f"the game is over ({self._status.value})"
+            won = self._status is WON
+            rule = ("C9" if coop else "S12") if won else ("C8" if coop else "S11")
+            return Refusal(
+                "game_over", rule, f"the game is over ({self._status.value}, {rule})", {}
+            )
         if move.card is None:
             if self._top == len(self._deck):
-                return "the final room cannot be fled (S4)"
+                return Refusal("final_room", "S4", "the final room cannot be fled (S4)", {})
             if self._fled:
-                return "the room dealt after a flee must be faced: never two flees in a row (S5)"
-            return "a room can only be fled before any of its cards is resolved (S5)"
+                return Refusal(
+                    "flee_twice",
+                    "S5",
+                    "the room dealt after a flee must be faced: never two flees in a row (S5)",
+                    {},
+                )
+            return Refusal(
+                "flee_after_taking",
+                "S5",
+                "a room can only be fled before any of its cards is resolved (S5)",
+                {},
+            )
         card = move.card
         if card not in self._room:
             room = " ".join(c.code for c in self._room)
-            return f"{card.code} is not in the room ({room})"
+            rule = "C4" if coop else "S6"
+            return Refusal(
+                "not_in_room",
+                rule,
+                f"{card.code} is not in the room ({room}; {rule})",
+                {"card": card.code},
+            )
         hero = self._leader
         if move.help:
-            if not self._coop:
-                return "solo has no partner: the help card (>) is a co-op rule (C5)"
+            if not coop:
+                return Refusal(
+                    "no_partner",
+                    "C5",
+                    "solo has no partner: the help card (>) is a co-op rule (C5)",
+                    {},
+                )
             if self._help_used:
-                return "only one card per room may be given to the partner (C5)"
+                return Refusal(
+                    "help_used",
+                    "C5",
+                    "only one card per room may be given to the partner (C5)",
+                    {},
+                )
             hero ^= 1
         weapon = self._weapon[hero]
-        who = "the partner" if move.help else ("the leader" if self._coop else "the hero")
+        who = "the partner" if move.help else ("the leader" if coop else "the hero")
         if weapon is None:
-            return f"{who} has no weapon: fight {card.code} bare-handed (/b)"
+            return Refusal(
+                "no_weapon",
+                "S8",
+                f"{who} has no weapon (S8): fight {card.code} bare-handed (/b)",
+                {"hero": hero + 1, "card": card.code},
+            )
         last = self._stack[hero][-1]
-        rule = "C7" if self._coop else "S9"
+        rule = "C7" if coop else "S9"
         if self._strict:
             limit = f"only on monsters weaker than {last.value}"
         else:
             limit = f"only on monsters of at most {last.value}"
-        return (
+        return Refusal(
+            "weapon_worn",
+            rule,
             f"{who}'s {weapon.code} last slew {last.code}, so it can be used {limit} "
-            f"({self.rules.weapon} weapons, {rule}); fight {card.code} bare-handed (/b)"
+            f"({self.rules.weapon} weapons, {rule}); fight {card.code} bare-handed (/b)",
+            {
+                "hero": hero + 1,
+                "card": card.code,
+                "weapon": weapon.code,
+                "last_kill": last.value,
+                "strict": self._strict,
+            },
         )
+
+    def explain(self, move: Move | str) -> Refusal | None:
+        """``None`` if ``move`` is legal here; otherwise why not, as a :class:`Refusal`
+        with a stable ``code`` for interfaces to translate."""
+        if not isinstance(move, Move):
+            move = parse_move(move)
+        return None if self.is_legal(move) else self._refusal(move)
 
     # ------------------------------------------------------------------ moves
 
@@ -391,7 +456,7 @@ class State:
         if legal is None:
             legal = self._legal = self._legal_moves()
         if move not in legal:
-            raise IllegalMoveError(move, self._reason(move))
+            raise IllegalMoveError(move, self._refusal(move).text)
         new = self._copy()
         new._step(move)
         return new

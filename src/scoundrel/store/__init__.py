@@ -1,0 +1,17 @@
+"""Services over the core: games kept in a database, records, history, leaderboards."""
+
+from .database import SCHEMA_VERSION, connect, default_url, migrate
+from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Conflict",
+    "Forbidden",
+    "GameStore",
+    "NotFound",
+    "StoreError",
+    "StoredGame",
+    "connect",
+    "default_url",
+    "migrate",
+]

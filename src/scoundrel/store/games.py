@@ -1,0 +1,445 @@
+"""Games kept in the database: each game is its record (N3), extended move by move.
+
+The store asks the rules core for everything: it replays a record into a :class:`State`,
+applies a move with the core, and writes the longer record back in one transaction that
+only succeeds if nobody else moved first (compare-and-set on the move count).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Engine, and_, func, insert, select, update
+
+from scoundrel.core import (
+    Move,
+    Record,
+    Rules,
+    State,
+    daily_deal,
+    format_cards,
+    parse_cards,
+    parse_move,
+    random_deal,
+)
+
+from .database import games, now, players, settings
+
+MODES = ("random", "daily")
+NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
+
+
+class StoreError(Exception):
+    """A request the store refuses; ``status`` is the HTTP status an API should answer."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(StoreError):
+    status = 404
+
+
+class Forbidden(StoreError):
+    status = 403
+
+
+class Conflict(StoreError):
+    status = 409
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    player_id: str
+    mode: str
+    daily_date: str | None
+    rules: Rules
+    deck: str
+    moves: tuple[str, ...]
+    status: str
+    score: int | None
+    undo_count: int
+    created_at: _dt.datetime
+    updated_at: _dt.datetime
+    finished_at: _dt.datetime | None
+
+    @property
+    def record(self) -> Record:
+        return Record(self.rules, parse_cards(self.deck), tuple(parse_move(m) for m in self.moves))
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "playing"
+
+
+def _row_to_game(row: Any) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        player_id=row.player_id,
+        mode=row.mode,
+        daily_date=row.daily_date,
+        rules=Rules.from_options(row.ruleset, json.loads(row.options)),
+        deck=row.deck,
+        moves=tuple(row.moves.split()),
+        status=row.status,
+        score=row.score,
+        undo_count=row.undo_count,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+    )
+
+
+class GameStore:
+    """Players, their games, their records and the daily leaderboard."""
+
+    def __init__(self, engine: Engine, daily_secret: str | None = None, cache: int = 2048) -> None:
+        self.engine = engine
+        # M2: the server mixes its own secret into the daily deal; one is made and kept in
+        # the database the first time, so the day's dungeon survives restarts.
+        self.daily_secret = daily_secret or self._setting("daily_secret", secrets.token_hex(16))
+        self._states: OrderedDict[tuple[str, str], State] = OrderedDict()
+        self._cache_size = cache
+        self._lock = threading.Lock()
+        self._known_players: OrderedDict[str, None] = OrderedDict()
+
+    def _setting(self, key: str, default: str) -> str:
+        with self.engine.begin() as connection:
+            value = connection.execute(
+                select(settings.c.value).where(settings.c.key == key)
+            ).scalar_one_or_none()
+            if value is None:
+                connection.execute(insert(settings).values(key=key, value=default))
+                value = default
+        return str(value)
+
+    # ------------------------------------------------------------------ players
+
+    def ensure_player(self, player_id: str | None) -> str:
+        """The player with this id, created if unknown; a new id if ``None`` or malformed."""
+        if player_id:
+            if player_id in self._known_players:
+                return player_id
+            try:
+                player_id = str(uuid.UUID(player_id))
+            except ValueError:
+                player_id = None
+        with self.engine.begin() as connection:
+            if player_id is not None:
+                found = connection.execute(
+                    select(players.c.id).where(players.c.id == player_id)
+                ).first()
+                if found is not None:
+                    self._know(player_id)
+                    return player_id
+            player_id = player_id or str(uuid.uuid4())
+            connection.execute(insert(players).values(id=player_id, created_at=now()))
+        self._know(player_id)
+        return player_id
+
+    def _know(self, player_id: str) -> None:
+        with self._lock:
+            self._known_players[player_id] = None
+            while len(self._known_players) > 100_000:
+                self._known_players.popitem(last=False)
+
+    def nickname(self, player_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            return connection.execute(
+                select(players.c.nickname).where(players.c.id == player_id)
+            ).scalar_one_or_none()
+
+    def set_nickname(self, player_id: str, nickname: str) -> str:
+        name = " ".join(nickname.split())
+        if not NICKNAME.match(name):
+            raise StoreError("a nickname has 1 to 24 letters, digits, spaces or . ' - _ characters")
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(players).where(players.c.id == player_id).values(nickname=name)
+            )
+        return name
+
+    # ------------------------------------------------------------------ games
+
+    def start(
+        self, player_id: str, mode: str, rules: Rules, today: _dt.date | None = None
+    ) -> StoredGame:
+        """A new game, or for the dungeon of the day the player's attempt if it exists."""
+        if mode not in MODES:
+            raise StoreError(f"mode must be random or daily, not {mode!r}")
+        stamp = now()
+        if mode == "daily":
+            if rules != Rules.from_options(rules.ruleset):
+                raise StoreError("the dungeon of the day is played with the standard options")
+            date = (today or stamp.date()).isoformat()
+            existing = self._daily_attempt(player_id, date, rules.ruleset)
+            if existing is not None:
+                return existing
+            deck = daily_deal(rules, date, self.daily_secret)
+        else:
+            date = None
+            deck = random_deal(rules)
+        game_id = secrets.token_urlsafe(12)
+        state = State.new(rules, deck)
+        values = {
+            "id": game_id,
+            "player_id": player_id,
+            "mode": mode,
+            "daily_date": date,
+            "ruleset": rules.ruleset,
+            "options": json.dumps(rules.options),
+            "deck": format_cards(deck),
+            "moves": "",
+            "move_count": 0,
+            "status": state.status.value,
+            "score": None,
+            "undo_count": 0,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "finished_at": None,
+        }
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(games).values(**values))
+        except Exception:
+            if mode == "daily":  # a second request raced us to the day's attempt
+                existing = self._daily_attempt(player_id, date or "", rules.ruleset)
+                if existing is not None:
+                    return existing
+            raise
+        self._remember(game_id, (), state)
+        return self.load(game_id)
+
+    def _daily_attempt(self, player_id: str, date: str, ruleset: str) -> StoredGame | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(games).where(
+                    and_(
+                        games.c.player_id == player_id,
+                        games.c.mode == "daily",
+                        games.c.daily_date == date,
+                        games.c.ruleset == ruleset,
+                    )
+                )
+            ).first()
+        return None if row is None else _row_to_game(row)
+
+    def load(self, game_id: str) -> StoredGame:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"there is no game {game_id!r}")
+        return _row_to_game(row)
+
+    def owned(self, game_id: str, player_id: str) -> StoredGame:
+        """A game of this player; anybody else's game is reported as not found."""
+        stored = self.load(game_id)
+        if stored.player_id != player_id:
+            raise NotFound(f"there is no game {game_id!r}")
+        return stored
+
+    def state(self, stored: StoredGame) -> State:
+        """The current state of a stored game (replayed once, then cached)."""
+        key = (stored.id, " ".join(stored.moves))
+        with self._lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+                return state
+        state = State.new(stored.rules, parse_cards(stored.deck))
+        for token in stored.moves:
+            state = state.apply(token)
+        self._remember(stored.id, stored.moves, state)
+        return state
+
+    def _remember(self, game_id: str, moves: tuple[str, ...], state: State) -> None:
+        with self._lock:
+            self._states[(game_id, " ".join(moves))] = state
+            while len(self._states) > self._cache_size:
+                self._states.popitem(last=False)
+
+    def play(self, game_id: str, player_id: str, move: Move | str) -> tuple[StoredGame, State]:
+        """Apply one move for its owner: the core checks it (NotationError,
+        IllegalMoveError), the database keeps it."""
+        stored = self.owned(game_id, player_id)
+        state = self.state(stored)
+        if isinstance(move, str):
+            move = parse_move(move)
+        after = state.apply(move)
+        moves = (*stored.moves, move.token)
+        stamp = now()
+        values: dict[str, Any] = {
+            "moves": " ".join(moves),
+            "move_count": len(moves),
+            "status": after.status.value,
+            "score": after.score,
+            "updated_at": stamp,
+        }
+        if after.is_over:
+            values["finished_at"] = stamp
+        self._write(stored, values)
+        self._remember(game_id, moves, after)
+        return (
+            replace(
+                stored,
+                moves=moves,
+                status=after.status.value,
+                score=after.score,
+                updated_at=stamp,
+                finished_at=stamp if after.is_over else None,
+            ),
+            after,
+        )
+
+    def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
+        """Take back the last move of a random dungeon (the game is marked as undone)."""
+        stored = self.owned(game_id, player_id)
+        if stored.mode == "daily":
+            raise Forbidden("the dungeon of the day has no undo")
+        if not stored.moves:
+            raise Conflict("there is no move to undo")
+        moves = stored.moves[:-1]
+        state = self.state(replace(stored, moves=moves))  # the position before it
+        self._write(
+            stored,
+            {
+                "moves": " ".join(moves),
+                "move_count": len(moves),
+                "status": state.status.value,
+                "score": state.score,
+                "undo_count": stored.undo_count + 1,
+                "updated_at": now(),
+                "finished_at": None,
+            },
+        )
+        return self.load(game_id), state
+
+    def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                update(games)
+                .where(and_(games.c.id == stored.id, games.c.move_count == len(stored.moves)))
+                .values(**values)
+            )
+            if result.rowcount != 1:
+                raise Conflict("the game changed meanwhile (another tab?): reload it")
+
+    # ------------------------------------------------------------------ records
+
+    def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(games)
+                .where(games.c.player_id == player_id)
+                .order_by(games.c.created_at.desc())
+                .limit(limit)
+            ).all()
+        return [_row_to_game(row) for row in rows]
+
+    def stats(self, player_id: str) -> list[dict[str, Any]]:
+        """Per mode and ruleset: games finished, wins, win rate, best score, current and
+        longest winning streak, and a score histogram (buckets of 10)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    games.c.mode,
+                    games.c.ruleset,
+                    games.c.status,
+                    games.c.score,
+                    games.c.undo_count,
+                )
+                .where(and_(games.c.player_id == player_id, games.c.status != "playing"))
+                .order_by(games.c.finished_at)
+            ).all()
+        groups: dict[tuple[str, str], list[Any]] = {}
+        for row in rows:
+            groups.setdefault((row.mode, row.ruleset), []).append(row)
+        result = []
+        for (mode, ruleset), finished in sorted(groups.items()):
+            wins = [row for row in finished if row.status == "won"]
+            streak = longest = 0
+            for row in finished:
+                streak = streak + 1 if row.status == "won" else 0
+                longest = max(longest, streak)
+            histogram: dict[int, int] = {}
+            for row in finished:
+                bucket = (row.score // 10) * 10
+                histogram[bucket] = histogram.get(bucket, 0) + 1
+            result.append(
+                {
+                    "mode": mode,
+                    "ruleset": ruleset,
+                    "played": len(finished),
+                    "won": len(wins),
+                    "win_rate": len(wins) / len(finished),
+                    "best": max(row.score for row in finished),
+                    "best_without_undo": max(
+                        (row.score for row in finished if not row.undo_count), default=None
+                    ),
+                    "streak": streak,
+                    "longest_streak": longest,
+                    "histogram": [
+                        {"from": bucket, "to": bucket + 9, "games": count}
+                        for bucket, count in sorted(histogram.items())
+                    ],
+                }
+            )
+        return result
+
+    def leaderboard(
+        self, date: str, ruleset: str, viewer: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """The finished attempts at the dungeon of ``date``, best score first; each score is
+        the server's own, computed from its record. Player ids stay private: ``you`` marks
+        the viewer's own entry."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    games.c.score,
+                    games.c.status,
+                    games.c.move_count,
+                    games.c.finished_at,
+                    games.c.player_id,
+                    players.c.nickname,
+                )
+                .join(players, players.c.id == games.c.player_id)
+                .where(
+                    and_(
+                        games.c.mode == "daily",
+                        games.c.daily_date == date,
+                        games.c.ruleset == ruleset,
+                        games.c.status != "playing",
+                    )
+                )
+                .order_by(games.c.score.desc(), games.c.finished_at)
+                .limit(limit)
+            ).all()
+        board = []
+        for rank, row in enumerate(rows, start=1):
+            board.append(
+                {
+                    "rank": rank,
+                    "nickname": row.nickname,
+                    "score": row.score,
+                    "won": row.status == "won",
+                    "moves": row.move_count,
+                    "you": row.player_id == viewer,
+                }
+            )
+        return board
+
+    def count_games(self) -> int:
+        with self.engine.connect() as connection:
+            return int(connection.execute(select(func.count()).select_from(games)).scalar_one())

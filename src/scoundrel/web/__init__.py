@@ -1,0 +1,1 @@
+"""The browser game: ``scoundrel serve`` (FastAPI), its pages, scripts and styles."""

@@ -1,0 +1,286 @@
+"""``scoundrel serve``: the browser game (FastAPI).
+
+The server is authoritative: a game is its record in the database; the browser sends moves
+in notation and receives the observation, the legal moves and their previews. The deck order
+never leaves the server before the game is over.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from scoundrel import __version__
+from scoundrel.core import (
+    Game,
+    IllegalMoveError,
+    NotationError,
+    OptionError,
+    Rules,
+    parse_date,
+)
+from scoundrel.i18n import LANGUAGES, catalog, negotiate
+from scoundrel.store import Forbidden, GameStore, StoreError, connect
+
+from .examples import examples_view
+from .views import game_view, position_view
+
+PLAYER_COOKIE = "scoundrel_player"
+LANG_COOKIE = "scoundrel_lang"
+YEAR = 365 * 24 * 3600
+PAGES = {"table", "rules", "records", "daily", "replay"}
+STATIC = Path(str(resources.files(__package__).joinpath("static")))
+
+
+class NewGame(BaseModel):
+    mode: Literal["random", "daily"] = "random"
+    ruleset: Literal["solo", "coop"] = "solo"
+    options: dict[str, str | bool | int] = Field(default_factory=dict)
+
+
+class MoveIn(BaseModel):
+    move: str = Field(min_length=1, max_length=16)
+
+
+class NicknameIn(BaseModel):
+    nickname: str = Field(min_length=1, max_length=64)
+
+
+def player(request: Request, response: Response) -> str:
+    """The anonymous player behind this request (an id in a cookie, made on first visit)."""
+    store: GameStore = request.app.state.store
+    known = request.cookies.get(PLAYER_COOKIE)
+    player_id = store.ensure_player(known)
+    if player_id != known:
+        response.set_cookie(
+            PLAYER_COOKIE, player_id, max_age=10 * YEAR, httponly=True, samesite="lax"
+        )
+    return player_id
+
+
+Player = Annotated[str, Depends(player)]
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse(
+        status_code=status, content={"error": {"code": code, "message": message, **extra}}
+    )
+
+
+def create_app(
+    db_url: str | None = None,
+    daily_secret: str | None = None,
+    today: Any = None,
+) -> FastAPI:
+    """The web application over the database at ``db_url`` (default: SQLite in the user's
+    data directory). ``today`` returns the server's date (for tests)."""
+    store = GameStore(connect(db_url), daily_secret=daily_secret)
+    clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
+    app = FastAPI(title="Scoundrel", version=__version__, docs_url="/api/docs")
+    app.state.store = store
+    app.add_middleware(GZipMiddleware, minimum_size=600)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    shell = Template((STATIC / "page.html").read_text("utf-8"))
+
+    # ------------------------------------------------------------------ errors
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
+        return _error(error.status, type(error).__name__.lower(), error.message)
+
+    @app.exception_handler(NotationError)
+    async def _notation(_request: Request, error: NotationError) -> JSONResponse:
+        return _error(400, "notation", str(error))
+
+    @app.exception_handler(IllegalMoveError)
+    async def _illegal(_request: Request, error: IllegalMoveError) -> JSONResponse:
+        return _error(409, "illegal_move", error.reason, move=str(error.move))
+
+    @app.exception_handler(OptionError)
+    async def _option(_request: Request, error: OptionError) -> JSONResponse:
+        return _error(400, "option", str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item['loc'][1:]) or 'body'}: {item['msg']}"
+            for item in error.errors()
+        )
+        return _error(422, "invalid_request", problems or "the request body is not valid")
+
+    # ------------------------------------------------------------------ who is asking
+
+    def language(request: Request) -> str:
+        asked = request.query_params.get("lang")
+        return negotiate(
+            request.headers.get("accept-language"),
+            asked if asked in LANGUAGES else request.cookies.get(LANG_COOKIE),
+        )
+
+    # ------------------------------------------------------------------ pages
+
+    def page(request: Request, name: str, **data: Any) -> HTMLResponse:
+        lang = language(request)
+        messages = catalog(lang)
+        body = shell.substitute(
+            lang=lang,
+            page=name,
+            title=messages.get(f"page.{name}", "Scoundrel"),
+            version=__version__,
+            boot=json.dumps(
+                {"lang": lang, "page": name, "languages": LANGUAGES, "messages": messages, **data},
+                ensure_ascii=False,
+            ).replace("<", "\\u003c"),  # no "</script>" nor "<!--" from data (a game id)
+        )
+        response = HTMLResponse(body)
+        if request.query_params.get("lang") in LANGUAGES:
+            response.set_cookie(LANG_COOKIE, lang, max_age=10 * YEAR, samesite="lax")
+        return response
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def table_page(request: Request) -> HTMLResponse:
+        return page(request, "table")
+
+    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+    def rules_page(request: Request) -> HTMLResponse:
+        return page(request, "rules")
+
+    @app.get("/records", response_class=HTMLResponse, include_in_schema=False)
+    def records_page(request: Request) -> HTMLResponse:
+        return page(request, "records")
+
+    @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
+    def daily_page(request: Request) -> HTMLResponse:
+        return page(request, "daily")
+
+    @app.get("/replay/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    def replay_page(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, "replay", game=game_id)
+
+    # ------------------------------------------------------------------ games
+
+    @app.post("/api/games", status_code=201)
+    def new_game(body: NewGame, me: Player) -> dict[str, Any]:
+        rules = Rules.from_options(body.ruleset, body.options)
+        stored = store.start(me, body.mode, rules, today=clock())
+        return game_view(stored, store.state(stored), owner=True)
+
+    @app.get("/api/games/current")
+    def current_game(me: Player) -> dict[str, Any]:
+        for stored in store.history(me, limit=1):
+            if not stored.is_over:
+                return {"game": game_view(stored, store.state(stored), owner=True)}
+        return {"game": None}
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str, me: Player) -> dict[str, Any]:
+        stored = store.load(game_id)
+        owner = stored.player_id == me
+        if not owner and not stored.is_over:
+            store.owned(game_id, me)  # raises NotFound: a game in play is its owner's
+        return game_view(stored, store.state(stored), owner=owner)
+
+    @app.post("/api/games/{game_id}/moves")
+    def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
+        stored, state = store.play(game_id, me, body.move.strip())
+        return game_view(stored, state, owner=True)
+
+    @app.post("/api/games/{game_id}/undo")
+    def undo(game_id: str, me: Player) -> dict[str, Any]:
+        stored, state = store.undo(game_id, me)
+        return game_view(stored, state, owner=True)
+
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str, me: Player) -> dict[str, Any]:
+        stored = store.load(game_id)
+        if not stored.is_over:
+            store.owned(game_id, me)
+            raise Forbidden("the record (with the deck) is given once the game is over")
+        return stored.record.to_dict()
+
+    @app.get("/api/games/{game_id}/replay")
+    def replay(game_id: str, me: Player) -> dict[str, Any]:
+        """Every position of a finished game, for the viewer."""
+        stored = store.load(game_id)
+        if not stored.is_over:
+            store.owned(game_id, me)
+            raise Forbidden("a game can be replayed once it is over")
+        game = Game(stored.rules, stored.record.deck)
+        steps = [position_view(game.state)]
+        for move in stored.record.moves:
+            game.play(move)
+            steps.append(position_view(game.state))
+        return {
+            "id": stored.id,
+            "mode": stored.mode,
+            "daily_date": stored.daily_date,
+            "ruleset": stored.rules.ruleset,
+            "options": stored.rules.options,
+            "moves": list(stored.moves),
+            "record": stored.record.to_dict(),
+            "steps": steps,
+        }
+
+    # ------------------------------------------------------------------ players
+
+    @app.get("/api/me")
+    def about_me(me: Player) -> dict[str, Any]:
+        history = [
+            {
+                "id": game.id,
+                "mode": game.mode,
+                "daily_date": game.daily_date,
+                "ruleset": game.rules.ruleset,
+                "options": game.rules.options,
+                "status": game.status,
+                "score": game.score,
+                "moves": len(game.moves),
+                "undo_count": game.undo_count,
+                "created_at": game.created_at.isoformat(),
+            }
+            for game in store.history(me)
+        ]
+        return {"nickname": store.nickname(me), "stats": store.stats(me), "history": history}
+
+    @app.put("/api/me/nickname")
+    def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
+        return {"nickname": store.set_nickname(me, body.nickname)}
+
+    @app.get("/api/daily")
+    def daily(
+        me: Player,
+        ruleset: Literal["solo", "coop"] = "solo",
+        date: Annotated[str | None, Query(max_length=10)] = None,
+    ) -> dict[str, Any]:
+        try:
+            day = parse_date(date) if date else clock()
+        except ValueError as error:
+            raise StoreError(str(error)) from None
+        return {
+            "date": day.isoformat(),
+            "today": clock().isoformat(),
+            "ruleset": ruleset,
+            "leaderboard": store.leaderboard(day.isoformat(), ruleset, viewer=me),
+        }
+
+    @app.get("/api/examples")
+    def examples() -> dict[str, Any]:
+        """The rules pages' worked examples, played out by the core."""
+        return examples_view()
+
+    @app.get("/api/health", include_in_schema=False)
+    def health() -> dict[str, Any]:
+        return {"ok": True, "games": store.count_games()}
+
+    return app

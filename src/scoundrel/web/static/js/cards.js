@@ -1,0 +1,64 @@
+// Cards drawn by the game itself: rank, suit symbol, colour and a text label.
+import { t } from "./i18n.js";
+
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const FACE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+
+export function parse(code) {
+  if (code === "RJ" || code === "BJ") return { code, rank: "★", suit: code[0] === "R" ? "R" : "B", value: 15, joker: true };
+  const suit = code.slice(-1);
+  const rank = code.slice(0, -1);
+  const value = FACE_VALUE[rank] ?? Number(rank);
+  return { code, rank, suit, value, joker: false };
+}
+const FACE_VALUE = { J: 11, Q: 12, K: 13, A: 14 };
+
+export function kind(card) {
+  if (card.joker) return "monster";
+  if (card.suit === "D" && card.value <= 10) return "weapon";
+  if (card.suit === "H" && card.value <= 10) return "potion";
+  return "monster";
+}
+
+export function symbol(code) {
+  const card = parse(code);
+  return card.joker ? (card.suit === "R" ? t("card.red_joker_short") : t("card.black_joker_short")) : card.rank + SUITS[card.suit];
+}
+
+export function valueName(value) { return FACE[value] ?? String(value); }
+
+// "king of spades, monster 13"
+export function label(code) {
+  const card = parse(code);
+  const k = kind(card);
+  const name = card.joker
+    ? t(card.suit === "R" ? "card.red_joker" : "card.black_joker")
+    : t("card.name", { rank: t(`rank.${card.rank}`), suit: t(`suit.${card.suit}`) });
+  return t(`card.described.${k}`, { card: name, value: card.value });
+}
+
+export function cardElement(code, { size = "", tag = "div" } = {}) {
+  const card = parse(code);
+  const k = kind(card);
+  const node = document.createElement(tag);
+  const red = card.suit === "D" || card.suit === "H" || card.suit === "R";
+  node.className = `card ${red ? "red" : "black"} suit-${card.suit} kind-${k} ${size}`.trim();
+  node.dataset.card = code;
+  node.setAttribute("aria-label", label(code));
+  if (tag === "div") node.setAttribute("role", "img");
+  const pip = card.joker ? "★" : SUITS[card.suit];
+  node.innerHTML = `
+    <span class="corner" aria-hidden="true"><b>${card.rank === "★" ? "J" : card.rank}</b><i>${pip}</i></span>
+    <span class="pip" aria-hidden="true">${pip}</span>
+    <span class="kind" aria-hidden="true">${t(`kind.${k}`)} ${card.value}</span>`;
+  return node;
+}
+
+export function backElement(count) {
+  const node = document.createElement("div");
+  node.className = "card back";
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", t("table.dungeon_pile", { n: count }));
+  node.innerHTML = `<span class="count" aria-hidden="true">${count}</span>`;
+  return node;
+}

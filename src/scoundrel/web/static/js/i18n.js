@@ -1,0 +1,47 @@
+// The message catalog in the browser: the same JSON files the terminal game reads.
+const boot = JSON.parse(document.getElementById("boot").textContent);
+export const lang = boot.lang;
+export const languages = boot.languages;
+export const page = boot.page;
+export const bootData = boot;
+const messages = boot.messages;
+const plurals = new Intl.PluralRules(lang);
+
+// t("count.cards", {n: 3}) -> "3 cards"; plural forms are chosen by CLDR category.
+export function t(key, params = {}) {
+  let message = messages[key];
+  if (message === undefined) return key;
+  if (typeof message === "object") {
+    const n = params.n ?? 0;
+    message = message[plurals.select(Math.abs(n))] ?? message.other;
+  }
+  return message.replace(/\{(\w+)\}/g, (whole, name) =>
+    params[name] === undefined ? whole : String(params[name]));
+}
+
+export function has(key) { return messages[key] !== undefined; }
+
+export function applyStatic(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+}
+
+export function setupSwitcher() {
+  const select = document.getElementById("lang-switch");
+  if (!select) return;
+  select.setAttribute("aria-label", t("nav.language"));
+  for (const [code, name] of Object.entries(languages)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.selected = code === lang;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    const chosen = select.value;
+    document.cookie = `scoundrel_lang=${chosen}; path=/; max-age=${10 * 365 * 24 * 3600}; samesite=lax`;
+    try { localStorage.setItem("scoundrel_lang", chosen); } catch (e) { /* private mode */ }
+    const url = new URL(location.href);
+    url.searchParams.set("lang", chosen);
+    location.replace(url);
+  });
+}

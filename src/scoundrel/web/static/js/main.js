@@ -1,0 +1,13 @@
+import { page, applyStatic, setupSwitcher, t } from "./i18n.js";
+
+applyStatic();
+setupSwitcher();
+document.title = t(`page.${page}`);
+for (const link of document.querySelectorAll("nav a")) {
+  if (new URL(link.href).pathname === location.pathname) link.setAttribute("aria-current", "page");
+}
+const main = document.getElementById("main");
+main.replaceChildren();
+const modules = { table: "./table.js", rules: "./rules.js", records: "./records.js", daily: "./daily.js", replay: "./replay.js" };
+const module = await import(modules[page] ?? "./table.js");
+await module.start(main);

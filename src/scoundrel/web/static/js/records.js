@@ -1,0 +1,76 @@
+// The player's records: stats per mode and ruleset, a histogram, history, nickname.
+import { t } from "./i18n.js";
+import { api, toast } from "./api.js";
+
+const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
+
+export async function start(main) {
+  main.append(el("h1", t("records.title")));
+  let me;
+  try { me = await api("/api/me"); } catch (error) { toast(error.message, "error"); return; }
+  main.append(nicknameForm(me.nickname));
+  if (!me.stats.length) main.append(el("p", t("records.none"), "lead"));
+  for (const s of me.stats) {
+    const section = el("section", undefined, "stats");
+    section.append(el("h2", `${t(`mode.${s.mode}`)} · ${t(`ruleset.${s.ruleset}`)}`));
+    const dl = el("dl", undefined, "figures");
+    const add = (k, v) => dl.append(el("dt", t(k)), el("dd", String(v)));
+    add("records.played", s.played);
+    add("records.won", s.won);
+    add("records.win_rate", `${Math.round(s.win_rate * 1000) / 10}%`);
+    add("records.best", s.best);
+    if (s.best_without_undo !== null && s.best_without_undo !== s.best) add("records.best_without_undo", s.best_without_undo);
+    add("records.streak", s.streak);
+    add("records.longest_streak", s.longest_streak);
+    section.append(dl);
+    const most = Math.max(...s.histogram.map((b) => b.games));
+    const chart = el("div", undefined, "histogram");
+    chart.setAttribute("role", "img");
+    chart.setAttribute("aria-label", t("records.histogram"));
+    for (const b of s.histogram) {
+      const row = el("div", undefined, "bar");
+      row.append(el("span", `${b.from}…${b.to}`, "range"));
+      const fill = el("span", undefined, "fill"); fill.style.width = `${(b.games / most) * 100}%`;
+      row.append(fill, el("span", t("count.games", { n: b.games }), "n"));
+      chart.append(row);
+    }
+    section.append(el("h3", t("records.histogram")), chart);
+    main.append(section);
+  }
+  if (me.history.length) {
+    main.append(el("h2", t("records.history")));
+    const table = el("table", undefined, "history");
+    const head = el("tr");
+    for (const k of ["records.when", "records.mode", "records.result", "records.score", ""]) head.append(el("th", k ? t(k) : ""));
+    table.append(head);
+    for (const g of me.history) {
+      const row = el("tr");
+      row.append(el("td", new Date(g.created_at).toLocaleString()));
+      row.append(el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}`));
+      row.append(el("td", t(`status.${g.status}`)));
+      row.append(el("td", g.score === null ? "—" : String(g.score)));
+      const cell = el("td"); const link = el("a", g.status === "playing" ? t("records.continue") : t("records.replay"));
+      link.href = g.status === "playing" ? `/?game=${g.id}` : `/replay/${g.id}`;
+      cell.append(link); row.append(cell); table.append(row);
+    }
+    main.append(table);
+  }
+}
+
+function nicknameForm(current) {
+  const form = el("form", undefined, "nickname");
+  const label = el("label", t("records.nickname") + " ");
+  const input = document.createElement("input");
+  input.name = "nickname"; input.maxLength = 24; input.value = current ?? ""; input.required = true;
+  label.append(input);
+  const button = el("button", t("records.save_nickname"));
+  form.append(label, button);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const r = await api("/api/me/nickname", { method: "PUT", body: { nickname: input.value } });
+      input.value = r.nickname; toast(t("toast.nickname_saved"));
+    } catch (error) { toast(error.message, "error"); }
+  });
+  return form;
+}

@@ -1,0 +1,52 @@
+// The share-link viewer: a finished game, move by move.
+import { t, bootData } from "./i18n.js";
+import { api, toast } from "./api.js";
+import { positionElement } from "./board.js";
+import { symbol } from "./cards.js";
+
+const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
+
+function moveText(token) {
+  if (token === "F") return t("act.flee");
+  const help = token.startsWith(">");
+  const [code, how] = token.replace(">", "").split("/");
+  const card = symbol(code);
+  const what = how === "w" ? t("replay.with_weapon", { card }) : how === "b" ? t("replay.bare", { card }) : card;
+  return help ? t("replay.given", { what }) : what;
+}
+
+export async function start(main) {
+  let data;
+  try { data = await api(`/api/games/${encodeURIComponent(bootData.game)}/replay`); }
+  catch (error) { main.append(el("h1", t("replay.title")), el("p", error.message, "lead")); return; }
+  const heading = data.mode === "daily" ? t("mode.daily_on", { date: data.daily_date }) : t("mode.random");
+  main.append(el("h1", `${t("replay.title")}: ${heading} · ${t(`ruleset.${data.ruleset}`)}`));
+  const stage = el("div", undefined, "replay-stage");
+  const caption = el("p", undefined, "replay-caption");
+  caption.setAttribute("aria-live", "polite");
+  const slider = document.createElement("input");
+  slider.type = "range"; slider.min = 0; slider.max = data.steps.length - 1; slider.value = 0;
+  slider.setAttribute("aria-label", t("replay.step"));
+  const prev = el("button", "◀ " + t("replay.previous"));
+  const next = el("button", t("replay.next") + " ▶", "primary");
+  let step = 0;
+  const draw = () => {
+    const position = data.steps[step];
+    stage.replaceChildren(positionElement(position, { weapon: data.options.weapon }));
+    caption.textContent = step === 0 ? t("replay.start") : t("replay.after", { n: step, total: data.moves.length, move: moveText(data.moves[step - 1]) });
+    if (position.status !== "playing") caption.textContent += " — " + t(`status.${position.status}`) + ` (${position.score})`;
+    slider.value = step; prev.disabled = step === 0; next.disabled = step === data.steps.length - 1;
+  };
+  prev.addEventListener("click", () => { step = Math.max(0, step - 1); draw(); });
+  next.addEventListener("click", () => { step = Math.min(data.steps.length - 1, step + 1); draw(); });
+  slider.addEventListener("input", () => { step = Number(slider.value); draw(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") prev.click(); if (e.key === "ArrowRight") next.click(); });
+  const copy = el("button", t("over.copy_record"));
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(JSON.stringify(data.record)); toast(t("toast.record_copied")); }
+    catch (e) { window.prompt(t("toast.copy_manually"), JSON.stringify(data.record)); }
+  });
+  main.append(stage, caption, el("div", undefined, "replay-controls"));
+  main.lastChild.append(prev, slider, next, copy);
+  draw();
+}

@@ -1,0 +1,412 @@
+// The table: one game, solo or co-op, drawn from what the server says is legal.
+// No rule is decided here: the legal moves, their previews and the reasons a move is
+// refused all come from the server, which asks the rules core.
+import { t } from "./i18n.js";
+import { api, toast } from "./api.js";
+import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
+
+const STORE_KEY = "scoundrel_game";
+let game = null;
+let selected = null; // index in the room
+let giving = false; // co-op: the next action gives the card to the partner
+let busy = false;
+let root;
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+};
+
+export function refusalText(refusal) {
+  if (!refusal) return "";
+  const params = { ...refusal };
+  if (params.card) params.card = symbol(params.card);
+  if (params.weapon) params.weapon = symbol(params.weapon);
+  const key = refusal.code === "weapon_worn" && !refusal.strict ? "refusal.weapon_worn_lenient" : `refusal.${refusal.code}`;
+  return t(key, params);
+}
+
+export async function start(main) {
+  root = main;
+  document.addEventListener("keydown", onKey);
+  const asked = new URL(location.href).searchParams.get("game");
+  const remembered = asked || localStorage.getItem(STORE_KEY);
+  try {
+    if (remembered) {
+      try {
+        const found = await api(`/api/games/${encodeURIComponent(remembered)}`);
+        if (found.owner && found.status === "playing") return show(found);
+      } catch (error) { if (error.status !== 404) throw error; }
+    }
+    const current = await api("/api/games/current");
+    if (current.game) return show(current.game);
+    show(null);
+  } catch (error) {
+    toast(error.message, "error");
+    show(null);
+  }
+}
+
+async function newGame(settings) {
+  if (busy) return;
+  busy = true;
+  try {
+    show(await api("/api/games", { method: "POST", body: settings }));
+    toast(t(settings.mode === "daily" ? "toast.daily_started" : "toast.new_game"));
+  } catch (error) {
+    toast(error.message, "error");
+  } finally { busy = false; }
+}
+
+async function play(token) {
+  if (busy || !game) return;
+  busy = true;
+  const before = game;
+  try {
+    const after = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { move: token } });
+    selected = null; giving = false;
+    show(after, before);
+  } catch (error) {
+    toast(error.message, "error");
+  } finally { busy = false; }
+}
+
+async function undo() {
+  if (busy || !game || game.mode === "daily" || !game.moves.length) return;
+  busy = true;
+  try {
+    show(await api(`/api/games/${game.id}/undo`, { method: "POST" }));
+    toast(t("toast.undone"));
+  } catch (error) { toast(error.message, "error"); } finally { busy = false; }
+}
+
+function settingsForm() {
+  const form = el("form", { class: "setup", "aria-label": t("setup.title") });
+  const radio = (name, value, label, checked) => el("label", {},
+    el("input", { type: "radio", name, value, checked }), document.createTextNode(" " + label));
+  const last = game ? { mode: game.mode, ruleset: game.ruleset, options: game.options } : { mode: "random", ruleset: "solo", options: {} };
+  const o = last.options || {};
+  form.append(
+    el("fieldset", {}, el("legend", { text: t("setup.mode") }),
+      radio("mode", "random", t("mode.random"), last.mode !== "daily"),
+      radio("mode", "daily", t("mode.daily"), last.mode === "daily")),
+    el("fieldset", {}, el("legend", { text: t("setup.ruleset") }),
+      radio("ruleset", "solo", t("ruleset.solo"), last.ruleset !== "coop"),
+      radio("ruleset", "coop", t("ruleset.coop"), last.ruleset === "coop")),
+  );
+  const solo = el("fieldset", { class: "options solo" }, el("legend", { text: t("setup.options") }),
+    el("label", {}, el("input", { type: "checkbox", name: "solo_lenient", checked: last.ruleset === "solo" && o.weapon === "lenient" }), document.createTextNode(" " + t("option.lenient"))),
+    el("label", {}, el("input", { type: "checkbox", name: "dungeon_only", checked: o.death_score === "dungeon-only" }), document.createTextNode(" " + t("option.dungeon_only"))));
+  const coop = el("fieldset", { class: "options coop" }, el("legend", { text: t("setup.options") }),
+    el("label", {}, el("input", { type: "checkbox", name: "coop_strict", checked: last.ruleset === "coop" && o.weapon === "strict" }), document.createTextNode(" " + t("option.strict"))),
+    el("label", {}, el("input", { type: "checkbox", name: "easier", checked: o.easier }), document.createTextNode(" " + t("option.easier"))),
+    el("label", {}, el("input", { type: "checkbox", name: "harder", checked: o.harder }), document.createTextNode(" " + t("option.harder"))),
+    el("label", {}, el("input", { type: "checkbox", name: "silent_leader", checked: o.silent_leader }), document.createTextNode(" " + t("option.silent_leader"))),
+    el("label", {}, document.createTextNode(t("option.first_leader") + " "),
+      (() => { const s = el("select", { name: "first_leader" }); for (const n of [1, 2]) s.append(el("option", { value: n, text: t("hero.name", { n }), selected: (o.first_leader ?? 1) === n })); return s; })()));
+  const note = el("p", { class: "note daily-note", text: t("setup.daily_note") });
+  form.append(solo, coop, note, el("button", { type: "submit", class: "primary", text: t("setup.start") }));
+  const sync = () => {
+    const data = new FormData(form);
+    const ruleset = data.get("ruleset");
+    const daily = data.get("mode") === "daily";
+    solo.hidden = ruleset !== "solo" || daily;
+    coop.hidden = ruleset !== "coop" || daily;
+    note.hidden = !daily;
+  };
+  form.addEventListener("change", sync);
+  sync();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const mode = data.get("mode");
+    const ruleset = data.get("ruleset");
+    let options = {};
+    if (mode !== "daily") {
+      options = ruleset === "solo"
+        ? { weapon: data.get("solo_lenient") ? "lenient" : "strict", death_score: data.get("dungeon_only") ? "dungeon-only" : "standard" }
+        : { weapon: data.get("coop_strict") ? "strict" : "lenient", easier: !!data.get("easier"), harder: !!data.get("harder"), silent_leader: !!data.get("silent_leader"), first_leader: Number(data.get("first_leader")) };
+    }
+    newGame({ mode, ruleset, options });
+  });
+  return form;
+}
+
+function heroName(n) { return game.heroes.length === 1 ? t("hero.you") : t("hero.name", { n }); }
+
+function heroPanel(hero, n, before) {
+  const leader = game.heroes.length > 1 && game.leader === n;
+  const panel = el("section", { class: `hero${leader ? " leader" : ""}`, "aria-label": heroName(n), "data-hero": n });
+  const title = el("h2", {}, document.createTextNode(heroName(n)));
+  if (leader) title.append(el("span", { class: "badge", text: t("hero.leader") }));
+  panel.append(title);
+  const pct = Math.max(0, hero.health) / 20 * 100;
+  const bar = el("div", { class: `health${hero.health <= 5 ? " low" : ""}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": 20, "aria-valuenow": hero.health, "aria-label": t("hero.health") });
+  bar.append(el("span", { class: "fill", style: `width:${pct}%` }), el("span", { class: "value", text: t("hero.health_value", { health: hero.health }) }));
+  if (before && before.health !== hero.health) bar.classList.add(before.health > hero.health ? "hurt" : "healed");
+  panel.append(bar);
+  const weapon = el("div", { class: "weapon" });
+  if (hero.weapon) {
+    const pile = el("div", { class: "weapon-pile" }, cardElement(hero.weapon));
+    hero.stack.forEach((code, i) => { const c = cardElement(code, { size: "small" }); c.style.setProperty("--i", i); c.classList.add("slain"); pile.append(c); });
+    weapon.append(pile);
+    let marker;
+    if (!hero.stack.length) marker = t("weapon.fresh");
+    else if (game.options.weapon === "strict") marker = t("weapon.below", { n: hero.reach + 1 });
+    else marker = t("weapon.up_to", { n: hero.reach });
+    weapon.append(el("p", { class: "marker", text: marker }));
+  } else {
+    weapon.append(el("p", { class: "marker none", text: t("weapon.none") }));
+  }
+  panel.append(weapon);
+  panel.append(el("p", { class: `potion${hero.potion_used ? " used" : ""}`, text: hero.potion_used ? t("hero.potion_used") : t("hero.potion_ready") }));
+  return panel;
+}
+
+function dungeonPanel() {
+  const panel = el("section", { class: "dungeon", "aria-label": t("table.dungeon") });
+  panel.append(backElement(game.dungeon_count));
+  const left = el("div", { class: "left" }, el("h2", { text: t("table.left") }));
+  const list = el("ul", {});
+  for (const k of ["monster", "weapon", "potion"]) {
+    const counts = game.unseen[k];
+    const n = Object.values(counts).reduce((a, b) => a + b, 0);
+    const values = Object.entries(counts).flatMap(([v, c]) => Array(c).fill(valueName(Number(v)))).join(" ");
+    list.append(el("li", { class: `kind-${k}` }, el("b", { text: t(`count.${k}`, { n }) }), el("span", { class: "values", text: values })));
+  }
+  left.append(list);
+  if (game.known_bottom.length) {
+    left.append(el("p", { class: "bottom", text: t("table.bottom", { cards: game.known_bottom.map(symbol).join(" ") }) }));
+  }
+  panel.append(left);
+  return panel;
+}
+
+function movesFor(index) {
+  const code = game.room[index];
+  return game.legal.filter((m) => m.card === code);
+}
+
+function actionLabel(move) {
+  const card = parse(move.card);
+  const k = kind(card);
+  const target = move.help ? (game.leader === 1 ? 2 : 1) : game.leader;
+  const health = move.health[target - 1];
+  const damage = move.damage[target - 1];
+  const who = move.help ? { hero: t("hero.name", { n: target }) } : {};
+  let text;
+  if (k === "weapon") text = t(move.help ? "act.give_weapon" : "act.equip", { card: symbol(move.card), ...who });
+  else if (k === "potion") {
+    const used = game.heroes[target - 1].potion_used;
+    const key = used ? (move.help ? "act.give_potion_wasted" : "act.drink_wasted")
+      : damage === 0 ? (move.help ? "act.give_potion_full" : "act.drink_full")
+      : (move.help ? "act.give_potion" : "act.drink");
+    text = t(key, { card: symbol(move.card), gain: -damage, health, ...who });
+  } else {
+    const weapon = game.heroes[target - 1].weapon;
+    const key = move.weapon ? (move.help ? "act.give_fight_weapon" : "act.fight_weapon") : (move.help ? "act.give_fight_bare" : "act.fight_bare");
+    text = t(key, { card: symbol(move.card), weapon: weapon ? symbol(weapon) : "", damage, health, ...who });
+  }
+  if (health <= 0) text += " " + t("act.deadly");
+  return text;
+}
+
+function actionsPanel() {
+  const panel = el("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
+  if (game.status !== "playing") return panel;
+  if (selected === null || selected >= game.room.length) {
+    panel.append(el("p", { class: "hint", text: t(game.heroes.length > 1 ? "table.choose_coop" : "table.choose", { n: game.leader }) }));
+    return panel;
+  }
+  const code = game.room[selected];
+  panel.append(el("h2", { text: symbol(code) }));
+  const list = el("div", { class: "choices" });
+  const moves = movesFor(selected);
+  const keyOf = (m) => (m.card && kind(parse(m.card)) === "monster" ? (m.weapon ? "W" : "B") : "⏎");
+  for (const move of moves) {
+    const button = el("button", { class: `choice${move.help ? " give" : ""}${move.health.some((h) => h <= 0) ? " deadly" : ""}`, "data-move": move.move, onclick: () => play(move.move) });
+    button.append(el("kbd", { text: (move.help ? "H " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
+    list.append(button);
+  }
+  for (const [token, refusal] of Object.entries(game.blocked)) {
+    if (token === "F" || refusal.code === "no_weapon" || !token.replace(">", "").startsWith(code + "/")) continue;
+    const help = token.startsWith(">");
+    const text = t(help ? "act.give_fight_weapon_blocked" : "act.fight_weapon_blocked", { card: symbol(code) }) + " — " + refusalText(refusal);
+    list.append(el("button", { class: "choice blocked", disabled: true, "data-move": token, text }));
+  }
+  panel.append(list);
+  return panel;
+}
+
+function roomPanel(before) {
+  const panel = el("section", { class: "room", "aria-label": t(game.final_room ? "table.final_room" : "table.room") });
+  panel.append(el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }));
+  const row = el("div", { class: "room-cards" });
+  const old = new Set(before?.room ?? []);
+  game.room.forEach((code, i) => {
+    const card = cardElement(code, { tag: "button" });
+    card.classList.toggle("selected", selected === i);
+    if (!old.has(code)) card.classList.add("enter");
+    card.style.setProperty("--delay", `${i * 60}ms`);
+    card.setAttribute("aria-pressed", selected === i ? "true" : "false");
+    card.setAttribute("aria-keyshortcuts", String(i + 1));
+    card.append(el("span", { class: "key", "aria-hidden": "true", text: String(i + 1) }));
+    card.disabled = game.status !== "playing";
+    card.addEventListener("click", () => { selected = selected === i ? null : i; giving = false; render(); });
+    row.append(card);
+  });
+  panel.append(row);
+  if (game.final_room) panel.append(el("p", { class: "note", text: t("table.final_note") }));
+  else panel.append(el("p", { class: "note", text: t("table.taken", { n: game.resolved_in_room }) }));
+  return panel;
+}
+
+function controls() {
+  const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
+  const fleeMove = game.legal.find((m) => m.move === "F");
+  const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
+  const flee = el("button", { class: "flee", "data-move": "F", disabled: !fleeMove || game.status !== "playing", title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
+  bar.append(flee);
+  if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
+  if (game.mode !== "daily") {
+    const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
+    u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
+    bar.append(u);
+  }
+  const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
+  help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
+  bar.append(help);
+  return bar;
+}
+
+function header() {
+  const mode = game.mode === "daily" ? t("mode.daily_on", { date: game.daily_date }) : t("mode.random");
+  const rules = [t(`ruleset.${game.ruleset}`), t(`option.weapon_${game.options.weapon}`)];
+  if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
+  for (const name of ["easier", "harder", "silent_leader"]) if (game.options[name]) rules.push(t(`option.${name}`));
+  const head = el("div", { class: "game-head" }, el("h1", { text: mode }), el("p", { class: "rules-line", text: rules.join(" · ") }));
+  if (game.undo_count) head.append(el("p", { class: "badge undo-badge", text: t("game.undo_used", { n: game.undo_count }) }));
+  return head;
+}
+
+function scoreLines() {
+  const list = el("dl", { class: "breakdown" });
+  for (const [name, points] of game.score_breakdown) {
+    list.append(el("dt", { text: t(`score.${name}`) }), el("dd", { text: (points > 0 ? "+" : "") + points }));
+  }
+  list.append(el("dt", { class: "total", text: t("score.total") }), el("dd", { class: "total", text: String(game.score) }));
+  return list;
+}
+
+function gameOver() {
+  const won = game.status === "won";
+  const box = el("section", { class: `over ${game.status}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "over-title" });
+  box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
+  const share = `${location.origin}/replay/${game.id}`;
+  const buttons = el("div", { class: "over-buttons" },
+    el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }),
+    el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
+    el("button", { class: "copy-link", text: t("over.copy_link"), onclick: () => copy(share, t("toast.link_copied")) }),
+    el("a", { class: "button", href: `/replay/${game.id}`, text: t("over.watch") }),
+  );
+  box.append(buttons);
+  if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
+  return box;
+}
+
+async function copy(text, done) {
+  try { await navigator.clipboard.writeText(text); toast(done); }
+  catch (error) { window.prompt(t("toast.copy_manually"), text); }
+}
+
+function showKeys() {
+  let dialog = document.getElementById("keys");
+  if (!dialog) {
+    dialog = el("dialog", { id: "keys", "aria-labelledby": "keys-title" });
+    const rows = [["1–4", "keys.select"], ["W", "keys.weapon"], ["B", "keys.bare"], ["Enter", "keys.take"], ["H", "keys.give"], ["F", "keys.flee"], ["U", "keys.undo"], ["?", "keys.help"], ["Esc", "keys.close"]];
+    const table = el("table", {}, ...rows.map(([k, key]) => el("tr", {}, el("th", {}, el("kbd", { text: k })), el("td", { text: t(key) }))));
+    dialog.append(el("h2", { id: "keys-title", text: t("keys.title") }), table,
+      el("p", {}, el("a", { href: "/rules", text: t("keys.rules_link") })),
+      el("form", { method: "dialog" }, el("button", { class: "primary", text: t("keys.close_button") })));
+    document.body.append(dialog);
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+function onKey(event) {
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (document.getElementById("keys")?.open) return;
+  const key = event.key;
+  if (key === "?") { showKeys(); event.preventDefault(); return; }
+  if (!game) return;
+  if (key.toLowerCase() === "u") { undo(); return; }
+  if (game.status !== "playing") return;
+  if (/^[1-9]$/.test(key)) {
+    const i = Number(key) - 1;
+    if (i < game.room.length) { selected = selected === i ? null : i; giving = false; render(); document.querySelector(`.room-cards .card:nth-child(${i + 1})`)?.focus(); }
+    return;
+  }
+  const lower = key.toLowerCase();
+  if (lower === "f") { if (game.legal.some((m) => m.move === "F")) play("F"); else toast(refusalText(game.blocked.F), "error"); return; }
+  if (key === "Escape") { selected = null; giving = false; render(); return; }
+  if (selected === null) return;
+  const moves = movesFor(selected);
+  if (lower === "h") {
+    if (game.heroes.length < 2) return;
+    giving = !giving;
+    toast(giving ? t("toast.giving") : t("toast.not_giving"));
+    const only = moves.filter((m) => m.help);
+    if (giving && only.length === 1 && kind(parse(only[0].card)) !== "monster") { play(only[0].move); }
+    return;
+  }
+  const pick = (pred) => moves.find((m) => m.help === giving && pred(m));
+  let move;
+  if (lower === "w") move = pick((m) => m.weapon);
+  else if (lower === "b") move = pick((m) => kind(parse(m.card)) === "monster" && !m.weapon);
+  else if (key === "Enter") move = pick((m) => kind(parse(m.card)) !== "monster");
+  else return;
+  event.preventDefault();
+  if (move) play(move.move);
+  else if (lower === "w") {
+    const token = (giving ? ">" : "") + game.room[selected] + "/w";
+    toast(game.blocked[token] ? refusalText(game.blocked[token]) : t("toast.no_such_move"), "error");
+  }
+}
+
+function show(view, before = null) {
+  game = view;
+  if (view) {
+    try { localStorage.setItem(STORE_KEY, view.id); } catch (e) { /* private mode */ }
+    const url = new URL(location.href);
+    if (url.searchParams.get("game") !== view.id) { url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
+  }
+  if (selected !== null && (!game || selected >= game.room.length)) selected = null;
+  render(before);
+}
+
+function render(before = null) {
+  root.replaceChildren();
+  const setup = el("details", { class: "new-game", open: !game || game.status !== "playing" ? true : undefined },
+    el("summary", { text: t("setup.title") }), settingsForm());
+  if (!game) {
+    root.append(el("h1", { text: t("app.welcome") }), el("p", { class: "lead", text: t("app.tagline") }), setup);
+    return;
+  }
+  const table = el("div", { class: `table ${game.ruleset}${game.heroes.length > 1 ? " two" : ""}`, "data-moves": game.moves.length, "data-status": game.status });
+  table.append(dungeonPanel(), roomPanel(before), actionsPanel());
+  const heroes = el("div", { class: "heroes" });
+  game.heroes.forEach((hero, i) => heroes.append(heroPanel(hero, i + 1, before?.heroes?.[i])));
+  table.append(heroes, controls());
+  root.append(header());
+  if (game.status !== "playing") root.append(gameOver());
+  root.append(table, setup);
+}

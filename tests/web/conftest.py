@@ -1,0 +1,53 @@
+"""Fixtures for the web tests: a fresh SQLite file per test, a fixed date, one client per
+player (a TestClient keeps its cookies, so one client is one anonymous player)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scoundrel.web.app import create_app
+
+TODAY = datetime.date(2026, 11, 29)
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/t.sqlite3"
+
+
+@pytest.fixture
+def app(db_url: str) -> FastAPI:
+    return create_app(db_url, today=lambda: TODAY)
+
+
+@pytest.fixture
+def new_client(app: FastAPI) -> Iterator[Callable[..., TestClient]]:
+    """Make more players on the same app: ``new_client()`` is a new anonymous player."""
+    clients: list[TestClient] = []
+
+    def make(**options: object) -> TestClient:
+        client = TestClient(app, **options)  # type: ignore[arg-type]
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
+def client(new_client: Callable[..., TestClient]) -> TestClient:
+    """The first player."""
+    return new_client()
+
+
+@pytest.fixture
+def other(new_client: Callable[..., TestClient]) -> TestClient:
+    """A second player on the same server."""
+    return new_client()

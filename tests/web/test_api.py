@@ -1,0 +1,1135 @@
+"""The web server's JSON API and pages, through FastAPI's TestClient.
+
+Every game is checked against the rules core: the views must agree with a replay of the
+stored record, scores are the core's, and a game in play never shows a card of the hidden
+dungeon (RULES.md M2 and the server's promise in ``scoundrel.web.app``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import re
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scoundrel.core import Record, Rules, State, daily_deal, parse_cards
+
+View = dict[str, Any]
+
+TODAY = datetime.date(2026, 11, 29)  # the server's date in conftest.py
+Policy = Callable[[View], str]
+
+SOLO_DEFAULTS = {"weapon": "strict", "death_score": "standard"}
+COOP_DEFAULTS = {
+    "weapon": "lenient",
+    "easier": False,
+    "harder": False,
+    "silent_leader": False,
+    "first_leader": 1,
+}
+
+# A card code (N1) standing on its own in a string: "KS", "10H", "KS/w", ">7D", "RJ".
+CARD_CODE = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:10|[2-9JQKA])[CDHS]|RJ|BJ)(?![A-Za-z0-9])",
+)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def new_game(client: TestClient, **body: Any) -> View:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    view: View = response.json()
+    return view
+
+
+def post_move(client: TestClient, game_id: str, token: str) -> httpx.Response:
+    return client.post(f"/api/games/{game_id}/moves", json={"move": token})
+
+
+def get_game(client: TestClient, game_id: str) -> View:
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    view: View = response.json()
+    return view
+
+
+def error_of(response: httpx.Response, status: int, code: str) -> str:
+    """The error message of a refused request, after checking its status and code."""
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    message: str = error["message"]
+    return message
+
+
+def first_move(view: View) -> str:
+    token: str = view["legal"][0]["move"]
+    return token
+
+
+def flee_first(view: View) -> str:
+    """Flee whenever allowed (S5), else the move that keeps the lowest health highest
+    (by the view's previews), so that the game lasts."""
+    tokens = [entry["move"] for entry in view["legal"]]
+    if "F" in tokens:
+        return "F"
+    best = max(view["legal"], key=lambda entry: (entry["status"] != "lost", min(entry["health"])))
+    token: str = best["move"]
+    return token
+
+
+def heroes_health(view: View) -> list[int]:
+    return [hero["health"] for hero in view["heroes"]]
+
+
+def play_moves(client: TestClient, view: View, policy: Policy) -> Iterator[tuple[str, View]]:
+    """Play a game to its end with ``policy``; after each move, check that the view is the
+    previous view's preview of that move (health, weapons, status) with one more move."""
+    for _ in range(300):
+        if view["status"] != "playing":
+            return
+        token = policy(view)
+        preview = next(entry for entry in view["legal"] if entry["move"] == token)
+        response = post_move(client, view["id"], token)
+        assert response.status_code == 200, response.text
+        after: View = response.json()
+        assert after["moves"] == [*view["moves"], token]
+        assert heroes_health(after) == preview["health"]
+        assert [hero["weapon"] for hero in after["heroes"]] == preview["weapons"]
+        assert after["status"] == preview["status"]
+        assert [b - a for b, a in zip(heroes_health(view), heroes_health(after), strict=True)] == (
+            preview["damage"]
+        )
+        yield token, after
+        view = after
+    raise AssertionError("the game did not end in 300 moves")
+
+
+def play_to_end(client: TestClient, view: View, policy: Policy = first_move) -> View:
+    end = view
+    for _, end in play_moves(client, view, policy):  # noqa: B007
+        pass
+    assert end["status"] in ("won", "lost")
+    return end
+
+
+def core_state(app: FastAPI, view: View) -> State:
+    """The position of a game as the core has it: the stored deck (server side only) with
+    the view's moves replayed."""
+    stored = app.state.store.load(view["id"])
+    state = State.new(stored.rules, parse_cards(stored.deck))
+    for token in view["moves"]:
+        state = state.apply(token)
+    return state
+
+
+def core_score(view: View) -> int | None:
+    score: int | None = Record.from_dict(view["record"]).replay().score
+    return score
+
+
+def strings(data: Any, key: str | None = None) -> Iterator[str]:
+    """Every string of a JSON value, keys included (the opaque game id left out)."""
+    if isinstance(data, dict):
+        for name, value in data.items():
+            yield name
+            yield from strings(value, name)
+    elif isinstance(data, list):
+        for item in data:
+            yield from strings(item, key)
+    elif isinstance(data, str) and key != "id":
+        yield data
+
+
+def card_codes(data: Any) -> set[str]:
+    return {code for text in strings(data) for code in CARD_CODE.findall(text)}
+
+
+def deck_keys(data: Any) -> list[Any]:
+    """The values of every ``deck`` key, however deep."""
+    found = []
+    if isinstance(data, dict):
+        for name, value in data.items():
+            if name == "deck":
+                found.append(value)
+            found += deck_keys(value)
+    elif isinstance(data, list):
+        for item in data:
+            found += deck_keys(item)
+    return found
+
+
+def visible(state: State) -> set[str]:
+    """The cards a player may know of: face up (room, weapons and their stacks), known to lie
+    at the bottom of the dungeon after a flee, or discarded."""
+    allowed = {card.code for card in state.room}
+    allowed |= {card.code for card in state.known_bottom}
+    allowed |= {card.code for card in state.discard}
+    for hero in state.heroes:
+        if hero.weapon is not None:
+            allowed.add(hero.weapon.code)
+        allowed |= {card.code for card in hero.stack}
+    return allowed
+
+
+def check_hidden(app: FastAPI, view: View) -> State:
+    """A game in play shows nothing of the dungeon's order: no deck, no record, and every
+    card named anywhere is face up (room, weapons, stacks), known (at the bottom after a
+    flee) or gone (discarded). Also checks the view against the core's position."""
+    assert view["status"] == "playing"
+    assert view["record"] is None
+    assert view["score"] is None
+    assert not any(deck_keys(view))
+    state = core_state(app, view)
+    assert view["room"] == [card.code for card in state.room]
+    assert view["dungeon_count"] == state.dungeon_count
+    assert view["known_bottom"] == [card.code for card in state.known_bottom]
+    assert view["discard_count"] == len(state.discard)
+    assert view["leader"] == state.leader
+    assert [entry["move"] for entry in view["legal"]] == [m.token for m in state.legal_moves]
+    unseen = sum(n for kind in view["unseen"].values() for n in kind.values())
+    assert unseen == state.dungeon_count - len(state.known_bottom)
+    allowed = visible(state)
+    shown = card_codes(view)
+    assert shown <= allowed, f"hidden cards shown: {sorted(shown - allowed)}"
+    hidden = {card.code for card in state.dungeon[: state.dungeon_count - len(state.known_bottom)]}
+    assert not shown & hidden
+    return state
+
+
+def without(view: View, *keys: str) -> View:
+    return {key: value for key, value in view.items() if key not in keys}
+
+
+# ---------------------------------------------------------------------- new games
+
+
+def test_new_random_solo_game(client: TestClient, app: FastAPI) -> None:
+    response = client.post("/api/games", json={})
+    assert response.status_code == 201
+    view = response.json()
+    player = client.cookies.get("scoundrel_player")
+    assert player is not None and str(uuid.UUID(player)) == player
+    assert "httponly" in response.headers["set-cookie"].lower()
+    assert view["mode"] == "random"
+    assert view["daily_date"] is None
+    assert view["ruleset"] == "solo"
+    assert view["options"] == SOLO_DEFAULTS
+    assert view["moves"] == []
+    assert view["undo_count"] == 0
+    assert view["owner"] is True
+    assert view["status"] == "playing"
+    assert view["score"] is None
+    assert view["score_breakdown"] is None
+    assert view["record"] is None
+    assert view["leader"] == 1
+    assert len(view["room"]) == 4  # S3
+    assert view["dungeon_count"] == 40  # S1: 44 cards
+    assert view["known_bottom"] == []
+    assert view["discard_count"] == 0
+    assert view["final_room"] is False
+    assert view["heroes"] == [
+        {
+            "health": 20,
+            "weapon": None,
+            "stack": [],
+            "last_kill": None,
+            "reach": None,
+            "potion_used": False,
+        }
+    ]  # S2
+    assert "F" in [entry["move"] for entry in view["legal"]]  # S5: the first room may be fled
+    check_hidden(app, view)
+    assert app.state.store.load(view["id"]).player_id == player
+
+
+def test_new_random_coop_game_with_options(client: TestClient, app: FastAPI) -> None:
+    view = new_game(
+        client, mode="random", ruleset="coop", options={"weapon": "strict", "harder": True}
+    )
+    assert view["ruleset"] == "coop"
+    assert view["options"] == {**COOP_DEFAULTS, "weapon": "strict", "harder": True}
+    assert len(view["room"]) == 4
+    assert view["dungeon_count"] == 50  # C11 harder: 52 + 2 jokers = 54
+    assert heroes_health(view) == [20, 20]  # C1
+    assert view["leader"] == 1  # C3
+    stored = app.state.store.load(view["id"])
+    assert stored.rules == Rules.coop(weapon="strict", harder=True)
+    assert {"RJ", "BJ"} <= set(stored.deck.split())
+    check_hidden(app, view)
+
+
+def test_new_coop_game_easier_and_second_leader(client: TestClient) -> None:
+    view = new_game(client, ruleset="coop", options={"easier": True, "first_leader": 2})
+    assert view["dungeon_count"] == 46  # C11 easier: 50 cards
+    assert view["leader"] == 2  # C3
+
+
+@pytest.mark.parametrize("ruleset", ["solo", "coop"])
+def test_daily_is_the_same_deal_for_everybody(
+    ruleset: str, client: TestClient, other: TestClient, app: FastAPI
+) -> None:
+    """M2: the same cards for two players on the same day; one attempt per player."""
+    mine = new_game(client, mode="daily", ruleset=ruleset)
+    theirs = new_game(other, mode="daily", ruleset=ruleset)
+    assert mine["id"] != theirs["id"]
+    assert mine["mode"] == theirs["mode"] == "daily"
+    assert mine["daily_date"] == theirs["daily_date"] == TODAY.isoformat()
+    assert mine["room"] == theirs["room"]
+    store = app.state.store
+    deck = store.load(mine["id"]).deck
+    assert deck == store.load(theirs["id"]).deck
+    rules = Rules.from_options(ruleset)
+    expected = daily_deal(rules, TODAY, store.daily_secret)
+    assert deck.split() == [card.code for card in expected]
+    check_hidden(app, mine)
+
+    # one attempt per player and day: asking again resumes it, moves included
+    assert new_game(client, mode="daily", ruleset=ruleset)["id"] == mine["id"]
+    response = post_move(client, mine["id"], first_move(mine))
+    assert response.status_code == 200
+    again = new_game(client, mode="daily", ruleset=ruleset)
+    assert again["id"] == mine["id"]
+    assert again == response.json()
+    assert store.count_games() == 2
+
+
+def test_daily_solo_and_coop_are_separate_attempts(client: TestClient) -> None:
+    solo = new_game(client, mode="daily")
+    coop = new_game(client, mode="daily", ruleset="coop")
+    assert solo["id"] != coop["id"]
+    assert (solo["ruleset"], coop["ruleset"]) == ("solo", "coop")
+
+
+def test_daily_accepts_the_standard_options_spelt_out(client: TestClient) -> None:
+    plain = new_game(client, mode="daily")
+    spelt = new_game(client, mode="daily", options=dict(SOLO_DEFAULTS))
+    assert spelt["id"] == plain["id"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("solo", {"weapon": "lenient"}),
+        ("solo", {"death_score": "dungeon-only"}),
+        ("coop", {"easier": True}),
+        ("coop", {"harder": True}),
+        ("coop", {"first_leader": 2}),
+    ],
+)
+def test_daily_with_other_options_is_refused(
+    ruleset: str, options: dict[str, Any], client: TestClient, app: FastAPI
+) -> None:
+    response = client.post(
+        "/api/games", json={"mode": "daily", "ruleset": ruleset, "options": options}
+    )
+    message = error_of(response, 400, "storeerror")
+    assert "standard options" in message
+    assert app.state.store.count_games() == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"ruleset": "chess"},
+        {"ruleset": "SOLO"},
+        {"ruleset": None},
+        {"mode": "weekly"},
+        {"mode": 1},
+        {"options": ["weapon=strict"]},
+        {"options": "weapon=strict"},
+        {"options": {"weapon": None}},
+    ],
+)
+def test_new_game_with_a_bad_ruleset_or_mode(body: View, client: TestClient, app: FastAPI) -> None:
+    error_of(client.post("/api/games", json=body), 422, "invalid_request")
+    assert app.state.store.count_games() == 0
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "named"),
+    [
+        ("solo", {"colour": "red"}, "'colour'"),
+        ("solo", {"harder": True}, "harder"),  # a co-op option
+        ("solo", {"weapon": "blunt"}, "'blunt'"),
+        ("coop", {"death_score": "dungeon-only"}, "death_score"),  # a solo option
+        ("coop", {"first_leader": 3}, "first_leader"),
+        ("coop", {"first_leader": True}, "first_leader"),
+        ("coop", {"easier": "yes"}, "easier"),
+    ],
+)
+def test_new_game_with_a_bad_option(
+    ruleset: str, options: View, named: str, client: TestClient, app: FastAPI
+) -> None:
+    response = client.post("/api/games", json={"ruleset": ruleset, "options": options})
+    assert named in error_of(response, 400, "option")
+    assert app.state.store.count_games() == 0
+
+
+# ---------------------------------------------------------------------- playing
+
+
+def test_a_legal_move(client: TestClient, app: FastAPI) -> None:
+    view = new_game(client)
+    token = first_move(view)
+    preview = view["legal"][0]
+    response = post_move(client, view["id"], token)
+    assert response.status_code == 200
+    after = response.json()
+    assert after["moves"] == [token]
+    assert heroes_health(after) == preview["health"]
+    assert after["resolved_in_room"] == 1
+    assert get_game(client, view["id"]) == after
+    assert app.state.store.load(view["id"]).moves == (token,)
+    check_hidden(app, after)
+
+
+def test_moves_are_read_leniently_and_stored_canonically(client: TestClient) -> None:
+    """N1/N2: lower case input is accepted; the game keeps the canonical token."""
+    view = new_game(client)
+    response = post_move(client, view["id"], " f ")
+    assert response.status_code == 200
+    assert response.json()["moves"] == ["F"]
+    view = response.json()
+    token = first_move(view)
+    response = post_move(client, view["id"], token.lower())
+    assert response.status_code == 200
+    assert response.json()["moves"] == ["F", token]
+
+
+def test_an_illegal_move_is_refused_with_its_rule(client: TestClient) -> None:
+    view = new_game(client)
+    fled = post_move(client, view["id"], "F").json()
+    assert fled["moves"] == ["F"]
+    assert "F" not in [entry["move"] for entry in fled["legal"]]
+    assert fled["blocked"]["F"]["rule"] == "S5"
+    response = post_move(client, view["id"], "F")
+    message = error_of(response, 409, "illegal_move")
+    assert "S5" in message  # never two flees in a row
+    assert response.json()["error"]["move"] == "F"
+    assert get_game(client, view["id"]) == fled
+
+
+def test_a_card_that_is_not_in_the_room_is_refused(client: TestClient) -> None:
+    view = new_game(client)
+    room = set(view["room"])
+    absent = next(c.code for c in Rules.solo().cards if not c.is_monster and c.code not in room)
+    message = error_of(post_move(client, view["id"], absent), 409, "illegal_move")
+    assert "S6" in message
+    assert get_game(client, view["id"]) == view
+
+
+def test_the_help_card_is_refused_in_solo(client: TestClient) -> None:
+    view = new_game(client)
+    card = view["legal"][0]["move"]
+    message = error_of(post_move(client, view["id"], ">" + card), 409, "illegal_move")
+    assert "C5" in message
+    assert get_game(client, view["id"]) == view
+
+
+def test_a_worn_or_missing_weapon_is_refused(client: TestClient) -> None:
+    """S8: no weapon, no /w; the refusal is also listed in the view's ``blocked``."""
+    view = new_game(client)
+    worn = [token for token in view["blocked"] if token.endswith("/w")]
+    if not worn:
+        pytest.skip("this deal has no monster in the first room")
+    assert view["blocked"][worn[0]]["rule"] == "S8"
+    assert view["blocked"][worn[0]]["code"] == "no_weapon"
+    message = error_of(post_move(client, view["id"], worn[0]), 409, "illegal_move")
+    assert "S8" in message
+    assert get_game(client, view["id"]) == view
+
+
+@pytest.mark.parametrize("token", ["KS", "zz", "11S", "7D/x", "KS/w/b", "F F", ">"])
+def test_bad_notation(token: str, client: TestClient) -> None:
+    view = new_game(client)
+    message = error_of(post_move(client, view["id"], token), 400, "notation")
+    if token == "KS":
+        assert "KS/w" in message and "KS/b" in message  # N2: the suffix is required
+    assert get_game(client, view["id"]) == view
+
+
+@pytest.mark.parametrize(
+    "request_options",
+    [
+        {"content": b"not json", "headers": {"content-type": "application/json"}},
+        {"content": b"", "headers": {"content-type": "application/json"}},
+        {"json": {}},
+        {"json": {"token": "F"}},
+        {"json": {"move": "F" * 17}},
+        {"json": {"move": ""}},
+        {"json": {"move": 5}},
+        {"json": {"move": None}},
+        {"json": {"move": ["F"]}},
+        {"json": ["F"]},
+        {"json": "F"},
+    ],
+)
+def test_malformed_move_bodies(request_options: View, client: TestClient) -> None:
+    view = new_game(client)
+    response = client.post(f"/api/games/{view['id']}/moves", **request_options)
+    error_of(response, 422, "invalid_request")
+    assert get_game(client, view["id"]) == view
+
+
+def test_an_unknown_game(client: TestClient) -> None:
+    new_game(client)
+    for response in (
+        client.get("/api/games/nope"),
+        post_move(client, "nope", "F"),
+        client.post("/api/games/nope/undo"),
+        client.get("/api/games/nope/record"),
+        client.get("/api/games/nope/replay"),
+    ):
+        assert "'nope'" in error_of(response, 404, "notfound")
+
+
+def test_another_players_game_in_play_is_not_found(
+    client: TestClient, other: TestClient, app: FastAPI
+) -> None:
+    view = new_game(client)
+    game_id = view["id"]
+    for response in (
+        other.get(f"/api/games/{game_id}"),
+        post_move(other, game_id, first_move(view)),
+        other.post(f"/api/games/{game_id}/undo"),
+        other.get(f"/api/games/{game_id}/record"),
+        other.get(f"/api/games/{game_id}/replay"),
+    ):
+        error_of(response, 404, "notfound")
+    assert other.get("/api/games/current").json() == {"game": None}
+    assert get_game(client, game_id) == view
+    assert app.state.store.load(game_id).moves == ()
+
+
+def test_the_current_game(client: TestClient, app: FastAPI) -> None:
+    assert client.get("/api/games/current").json() == {"game": None}
+    view = new_game(client)
+    current = client.get("/api/games/current").json()["game"]
+    assert current == view
+    check_hidden(app, current)
+
+
+# ---------------------------------------------------------------------- undo
+
+
+def test_undo_in_a_random_game(client: TestClient, app: FastAPI) -> None:
+    view = new_game(client)
+    token = first_move(view)
+    played = post_move(client, view["id"], token).json()
+    assert played["moves"] == [token]
+    response = client.post(f"/api/games/{view['id']}/undo")
+    assert response.status_code == 200
+    undone = response.json()
+    assert undone["moves"] == []
+    assert undone["undo_count"] == 1
+    assert undone == {**view, "undo_count": 1}
+    assert get_game(client, view["id"]) == undone
+    check_hidden(app, undone)
+    # the same move again, and the game goes on
+    again = post_move(client, view["id"], token).json()
+    assert without(again, "undo_count") == without(played, "undo_count")
+    assert again["undo_count"] == 1
+
+
+def test_undo_with_no_moves(client: TestClient) -> None:
+    view = new_game(client)
+    error_of(client.post(f"/api/games/{view['id']}/undo"), 409, "conflict")
+    assert get_game(client, view["id"]) == view
+
+
+def test_no_undo_in_the_dungeon_of_the_day(client: TestClient) -> None:
+    view = new_game(client, mode="daily")
+    error_of(client.post(f"/api/games/{view['id']}/undo"), 403, "forbidden")
+    played = post_move(client, view["id"], first_move(view)).json()
+    error_of(client.post(f"/api/games/{view['id']}/undo"), 403, "forbidden")
+    assert get_game(client, view["id"]) == played
+    assert played["undo_count"] == 0
+
+
+# ---------------------------------------------------------------------- whole games
+
+GAMES = [
+    pytest.param("random", "solo", {}, id="random-solo"),
+    pytest.param("random", "coop", {}, id="random-coop"),
+    pytest.param("random", "coop", {"weapon": "strict", "harder": True}, id="random-coop-harder"),
+    pytest.param("daily", "solo", {}, id="daily-solo"),
+    pytest.param("daily", "coop", {}, id="daily-coop"),
+]
+
+
+@pytest.mark.parametrize(("mode", "ruleset", "options"), GAMES)
+def test_a_whole_game_through_the_api(
+    mode: str, ruleset: str, options: View, client: TestClient, other: TestClient, app: FastAPI
+) -> None:
+    view = new_game(client, mode=mode, ruleset=ruleset, options=options)
+    game_id = view["id"]
+    start = view
+    error_of(client.get(f"/api/games/{game_id}/record"), 403, "forbidden")
+    error_of(client.get(f"/api/games/{game_id}/replay"), 403, "forbidden")
+    end = view
+    for count, (_, end) in enumerate(play_moves(client, view, first_move), start=1):
+        assert len(end["moves"]) == count
+        if end["status"] == "playing":
+            assert end["record"] is None
+            assert end["score"] is None
+            if count % 10 == 0:
+                error_of(client.get(f"/api/games/{game_id}/record"), 403, "forbidden")
+    assert end["status"] in ("won", "lost")
+    assert end["legal"] == []
+    assert end["blocked"] == {}
+
+    # the record, the score and the breakdown are the core's
+    record = end["record"]
+    assert record["moves"] == " ".join(end["moves"])
+    assert record["deck"] == app.state.store.load(game_id).deck
+    assert record["ruleset"] == ruleset
+    replayed = Record.from_dict(record).replay()
+    assert replayed.status.value == end["status"]
+    assert end["score"] == replayed.score == core_score(end)
+    breakdown = replayed.state.score_breakdown()
+    assert breakdown is not None
+    assert end["score_breakdown"] == [list(part) for part in breakdown.parts]
+    assert sum(points for _, points in end["score_breakdown"]) == end["score"]
+    assert [hero["health"] for hero in replayed.summary()["heroes"]] == heroes_health(end)
+    stored = app.state.store.load(game_id)
+    assert (stored.status, stored.score, stored.finished_at is not None) == (
+        end["status"],
+        end["score"],
+        True,
+    )
+
+    # once over: the record, the replay, and anybody may look
+    response = client.get(f"/api/games/{game_id}/record")
+    assert response.status_code == 200
+    assert response.json() == record
+    replay = client.get(f"/api/games/{game_id}/replay").json()
+    assert replay["id"] == game_id
+    assert replay["moves"] == end["moves"]
+    assert replay["record"] == record
+    assert len(replay["steps"]) == len(end["moves"]) + 1
+    assert replay["steps"][0]["room"] == start["room"]
+    assert replay["steps"][0]["heroes"] == start["heroes"]
+    assert replay["steps"][-1] == without(
+        end, "id", "mode", "daily_date", "ruleset", "options", "moves", "undo_count", "owner",
+        "record",
+    )  # fmt: skip
+    assert get_game(client, game_id) == end
+    assert client.get("/api/games/current").json() == {"game": None}
+
+    seen = get_game(other, game_id)
+    assert seen["owner"] is False
+    assert without(seen, "owner") == without(end, "owner")
+    assert other.get(f"/api/games/{game_id}/record").json() == record
+    assert other.get(f"/api/games/{game_id}/replay").json() == replay
+    error_of(post_move(other, game_id, "F"), 404, "notfound")
+    error_of(other.post(f"/api/games/{game_id}/undo"), 404, "notfound")
+
+    # no move after the end (S11, S12, C8, C9)
+    message = error_of(post_move(client, game_id, "F"), 409, "illegal_move")
+    rule = {("solo", "won"): "S12", ("solo", "lost"): "S11"}.get(
+        (ruleset, end["status"]), "C9" if end["status"] == "won" else "C8"
+    )
+    assert rule in message
+    assert get_game(client, game_id) == end
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+@pytest.mark.parametrize(("mode", "ruleset", "options"), GAMES)
+def test_a_game_in_play_never_shows_the_dungeon(
+    mode: str, ruleset: str, options: View, client: TestClient, app: FastAPI
+) -> None:
+    """Flee whenever allowed (so cards are known at the bottom of the dungeon, S5), else the
+    first legal move; every answer about the game in play is checked for hidden cards: the
+    new game, each move, GET, the current game, undo, and refused moves."""
+    view = new_game(client, mode=mode, ruleset=ruleset, options=options)
+    game_id = view["id"]
+    check_hidden(app, view)
+    flees = known = 0
+    for count, (token, after) in enumerate(play_moves(client, view, flee_first), start=1):
+        view = after
+        flees += token == "F"
+        if view["status"] != "playing":
+            break
+        state = check_hidden(app, view)
+        known = max(known, len(view["known_bottom"]))
+        assert get_game(client, game_id) == view
+        if count % 3 == 0:
+            assert client.get("/api/games/current").json() == {"game": view}
+        if mode == "random" and count % 4 == 0:
+            response = client.post(f"/api/games/{game_id}/undo")
+            assert response.status_code == 200
+            undone = response.json()
+            assert undone["moves"] == view["moves"][:-1]
+            check_hidden(app, undone)
+            redo = post_move(client, game_id, token)
+            assert redo.status_code == 200
+            assert without(redo.json(), "undo_count") == without(view, "undo_count")
+            view = redo.json()
+        # a refused move tells nothing more either
+        if "F" in view["blocked"]:
+            refused = post_move(client, game_id, "F")
+            assert refused.status_code == 409
+        else:
+            refused = post_move(client, game_id, "zz")
+            assert refused.status_code == 400
+        assert card_codes(refused.json()) <= visible(state)
+        assert get_game(client, game_id) == view
+    assert flees >= 1
+    assert known >= 4
+
+
+# ---------------------------------------------------------------------- the player
+
+
+def test_about_me_for_a_new_player(client: TestClient) -> None:
+    assert client.get("/api/me").json() == {"nickname": None, "stats": [], "history": []}
+
+
+def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
+    end = play_to_end(client, new_game(client))
+    score = end["score"]
+    won = int(end["status"] == "won")
+    playing = new_game(client, ruleset="coop")
+    me = client.get("/api/me").json()
+    bucket = score // 10 * 10
+    assert me["stats"] == [
+        {
+            "mode": "random",
+            "ruleset": "solo",
+            "played": 1,
+            "won": won,
+            "win_rate": float(won),
+            "best": score,
+            "best_without_undo": score,
+            "streak": won,
+            "longest_streak": won,
+            "histogram": [{"from": bucket, "to": bucket + 9, "games": 1}],
+        }
+    ]
+    assert [without(game, "created_at") for game in me["history"]] == [
+        {
+            "id": playing["id"],
+            "mode": "random",
+            "daily_date": None,
+            "ruleset": "coop",
+            "options": COOP_DEFAULTS,
+            "status": "playing",
+            "score": None,
+            "moves": 0,
+            "undo_count": 0,
+        },
+        {
+            "id": end["id"],
+            "mode": "random",
+            "daily_date": None,
+            "ruleset": "solo",
+            "options": SOLO_DEFAULTS,
+            "status": end["status"],
+            "score": score,
+            "moves": len(end["moves"]),
+            "undo_count": 0,
+        },
+    ]
+
+
+def test_stats_are_per_player(client: TestClient, other: TestClient) -> None:
+    play_to_end(client, new_game(client))
+    assert other.get("/api/me").json() == {"nickname": None, "stats": [], "history": []}
+
+
+def test_best_without_undo(client: TestClient) -> None:
+    view = new_game(client)
+    view = post_move(client, view["id"], first_move(view)).json()
+    view = client.post(f"/api/games/{view['id']}/undo").json()
+    end = play_to_end(client, view)
+    (stats,) = client.get("/api/me").json()["stats"]
+    assert stats["best"] == end["score"]
+    assert stats["best_without_undo"] is None
+    assert client.get("/api/me").json()["history"][0]["undo_count"] == 1
+
+
+def test_nickname(client: TestClient, other: TestClient) -> None:
+    response = client.put("/api/me/nickname", json={"nickname": "  Anna   Maria "})
+    assert response.status_code == 200
+    assert response.json() == {"nickname": "Anna Maria"}
+    assert client.get("/api/me").json()["nickname"] == "Anna Maria"
+    assert other.get("/api/me").json()["nickname"] is None
+    for bad in ["<script>", "a" * 30, "   ", "semi;colon", "a/b", "x" * 25]:
+        error_of(client.put("/api/me/nickname", json={"nickname": bad}), 400, "storeerror")
+    for malformed in [{"nickname": ""}, {"nickname": "a" * 65}, {"nickname": 7}, {}, ["Anna"]]:
+        error_of(client.put("/api/me/nickname", json=malformed), 422, "invalid_request")
+    assert client.get("/api/me").json()["nickname"] == "Anna Maria"
+    response = client.put("/api/me/nickname", json={"nickname": "Zoë O'Neil-2"})
+    assert response.json() == {"nickname": "Zoë O'Neil-2"}
+    assert client.get("/api/me").json()["nickname"] == "Zoë O'Neil-2"
+
+
+def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) -> None:
+    assert client.put("/api/me/nickname", json={"nickname": "Anna"}).status_code == 200
+    empty = client.get("/api/daily").json()
+    assert empty == {
+        "date": TODAY.isoformat(),
+        "today": TODAY.isoformat(),
+        "ruleset": "solo",
+        "leaderboard": [],
+    }
+    mine = play_to_end(client, new_game(client, mode="daily"))
+
+    def last_move(view: View) -> str:
+        token: str = view["legal"][-1]["move"]
+        return token
+
+    theirs = new_game(other, mode="daily")
+    assert client.get("/api/daily").json()["leaderboard"] == [
+        {
+            "rank": 1,
+            "nickname": "Anna",
+            "score": core_score(mine),
+            "won": mine["status"] == "won",
+            "moves": len(mine["moves"]),
+            "you": True,
+        }
+    ]  # a game in play is not on the board
+    theirs = play_to_end(other, theirs, last_move)
+    entries = [
+        (mine, {"nickname": "Anna", "you": True}, 0),
+        (theirs, {"nickname": None, "you": False}, 1),
+    ]
+    expected = [
+        {
+            "score": core_score(view),
+            "won": view["status"] == "won",
+            "moves": len(view["moves"]),
+            **extra,
+        }
+        for view, extra, _ in sorted(entries, key=lambda e: (-(core_score(e[0]) or 0), e[2]))
+    ]
+    for rank, entry in enumerate(expected, start=1):
+        entry["rank"] = rank
+    response = client.get("/api/daily", params={"date": TODAY.isoformat()})
+    assert response.status_code == 200
+    assert response.json()["leaderboard"] == expected
+    seen_by_other = other.get("/api/daily").json()["leaderboard"]
+    assert seen_by_other == [{**entry, "you": not entry["you"]} for entry in expected]
+    for player in (client.cookies.get("scoundrel_player"), other.cookies.get("scoundrel_player")):
+        assert player and player not in response.text and player not in json.dumps(seen_by_other)
+    assert all(
+        set(entry) == {"rank", "nickname", "score", "won", "moves", "you"} for entry in expected
+    )
+    # the score is the server's, from the record it kept
+    stored = app.state.store.load(mine["id"])
+    assert stored.score == Record.from_dict(stored.record.to_dict()).replay().score
+
+    assert client.get("/api/daily", params={"ruleset": "coop"}).json()["leaderboard"] == []
+    assert client.get("/api/daily", params={"date": "2026-11-28"}).json()["leaderboard"] == []
+
+
+@pytest.mark.parametrize("date", ["2026-13-01", "yesterday", "29/11/2026", "2026-02-30"])
+def test_daily_with_a_bad_date(date: str, client: TestClient) -> None:
+    assert repr(date) in error_of(
+        client.get("/api/daily", params={"date": date}), 400, "storeerror"
+    )
+
+
+@pytest.mark.parametrize("params", [{"date": "2026-11-29T00:00"}, {"ruleset": "chess"}])
+def test_daily_with_a_malformed_query(params: dict[str, str], client: TestClient) -> None:
+    error_of(client.get("/api/daily", params=params), 422, "invalid_request")
+
+
+# ---------------------------------------------------------------------- pages
+
+
+BOOT = re.compile(r'<script id="boot" type="application/json">(.*?)</script>', re.S)
+
+
+def boot_data(html: str) -> View:
+    match = BOOT.search(html)
+    assert match is not None
+    data: View = json.loads(match.group(1))
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "page"),
+    [("/", "table"), ("/rules", "rules"), ("/records", "records"), ("/daily", "daily"),
+     ("/replay/x", "replay")],
+)  # fmt: skip
+def test_pages(path: str, page: str, client: TestClient) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert '<html lang="en">' in response.text
+    assert f'data-page="{page}"' in response.text
+    boot = boot_data(response.text)
+    assert (boot["lang"], boot["page"]) == ("en", page)
+    assert boot["messages"]["app.name"] == "Scoundrel"
+    if page == "replay":
+        assert boot["game"] == "x"
+
+
+def test_the_replay_page_keeps_its_game_id_inside_the_boot_data(client: TestClient) -> None:
+    """A game id in the address cannot break out of the page's boot data."""
+    game = "<!--<script>"
+    response = client.get("/replay/%3C!--%3Cscript%3E")
+    assert response.status_code == 200
+    assert "<!--" not in response.text
+    assert response.text.count("</script>") == 2
+    assert boot_data(response.text)["game"] == game
+
+
+def test_the_language_of_the_browser(client: TestClient) -> None:
+    response = client.get("/rules", headers={"accept-language": "ru-RU,ru;q=0.9,en;q=0.5"})
+    assert response.status_code == 200
+    assert '<html lang="ru">' in response.text
+    assert boot_data(response.text)["lang"] == "ru"
+    assert "scoundrel_lang" not in response.headers.get("set-cookie", "")
+    assert '<html lang="en">' in client.get("/rules").text
+
+
+def test_a_chosen_language_is_remembered(client: TestClient) -> None:
+    response = client.get("/", params={"lang": "de"})
+    assert response.status_code == 200
+    assert '<html lang="de">' in response.text
+    assert client.cookies.get("scoundrel_lang") == "de"
+    again = client.get("/daily", headers={"accept-language": "ru"})
+    assert '<html lang="de">' in again.text
+    assert boot_data(again.text)["lang"] == "de"
+    # an unknown choice is ignored
+    response = client.get("/", params={"lang": "xx"})
+    assert '<html lang="de">' in response.text
+    assert client.cookies.get("scoundrel_lang") == "de"
+
+
+def test_static_files(client: TestClient) -> None:
+    script = client.get("/static/js/main.js")
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]
+    style = client.get("/static/style.css")
+    assert style.status_code == 200
+    assert style.headers["content-type"].startswith("text/css")
+    assert client.get("/static/nope.js").status_code == 404
+
+
+def test_worked_examples(client: TestClient) -> None:
+    response = client.get("/api/examples")
+    assert response.status_code == 200
+    examples = response.json()
+
+    def health(name: str, hero: int = 0) -> list[int]:
+        return [position["heroes"][hero]["health"] for position in examples[name]["positions"]]
+
+    assert health("room")[-1] == 19
+    assert health("bare") == [20, 7]
+    assert health("order_bad")[-1] == 1
+    assert health("order_good")[-1] == 9
+    assert health("potions") == [16, 20, 14, 14]  # S10: only the first potion heals
+    assert health("help", 1)[-1] == 14
+    assert examples["wear"]["refused"]["code"] == "weapon_worn"
+    assert examples["flee"]["refused"]["code"] == "flee_twice"
+    for example in examples.values():
+        assert len(example["positions"]) == len(example["steps"]) + 1
+
+
+def test_health(client: TestClient) -> None:
+    new_game(client)
+    assert client.get("/api/health").json() == {"ok": True, "games": 1}
+
+
+# ---------------------------------------------------------------------- no input makes a 500
+
+ODD = [
+    "",
+    " ",
+    "\x00",
+    "F\x00",
+    "\u200b",
+    "ＫＳ/w",
+    "K♠/w",
+    "10♥",
+    "²H",
+    "٣H",
+    "ß",
+    "ﬀ",
+    ">>KS/w",
+    ">",
+    "/",
+    "KS/",
+    "/w",
+    "10",
+    "💀",
+    "\ud800",
+    "a" * 10_000,
+    "%s%n",
+    "'; DROP TABLE games; --",
+    "../../etc/passwd",
+]
+
+
+def random_text(rng: random.Random) -> str:
+    alphabet = "FKQJA0123456789TCDHSfkqjacdhswb/<>♠♥♦♣ \t\n\u00e9\u0000\U0001f480"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+
+
+def test_no_input_makes_a_server_error(new_client: Callable[..., TestClient], app: FastAPI) -> None:
+    client = new_client(raise_server_exceptions=False)
+    rng = random.Random(20261129)
+    statuses: list[tuple[int, str]] = []
+
+    def check(response: httpx.Response, what: str) -> None:
+        statuses.append((response.status_code, what))
+        assert response.status_code < 500, f"{what}: {response.status_code} {response.text}"
+
+    solo = client.post("/api/games", json={}).json()
+    coop = client.post("/api/games", json={"ruleset": "coop"}).json()
+    daily = client.post("/api/games", json={"mode": "daily"}).json()
+    tokens = ODD + [random_text(rng) for _ in range(150)]
+    for game in (solo, coop, daily):
+        for token in tokens:
+            for body in ({"move": token}, {"move": token[:16]}):
+                try:
+                    content = json.dumps(body).encode()
+                except (UnicodeEncodeError, ValueError):  # pragma: no cover
+                    continue
+                check(
+                    client.post(
+                        f"/api/games/{game['id']}/moves",
+                        content=content,
+                        headers={"content-type": "application/json"},
+                    ),
+                    f"move {token!r}",
+                )
+    bodies: list[Any] = [
+        [],
+        [{"move": "F"}],
+        None,
+        0,
+        "F",
+        {"move": {"card": "KS"}},
+        {"move": 1e308},
+        {"move": True},
+        {"mode": ["random"]},
+        {"options": {"weapon": ["strict"]}},
+        {"options": {"first_leader": 10**40}},
+        {"options": {"first_leader": -1}},
+        {"options": {"first_leader": 2.5}},
+        {"options": {"weapon": "\x00"}},
+        {"options": {"\x00": 1}},
+        {"options": {"": ""}},
+        {"ruleset": "coop", "options": {"first_leader": "2"}},
+        {"ruleset": "coop", "options": {"easier": 1, "harder": 0}},
+        {"mode": "daily", "ruleset": "coop", "options": {"first_leader": 1}},
+        {"nickname": "\ud800"},
+        {"nickname": "\x00"},
+        {"nickname": "_" * 64},
+    ]
+    paths = [
+        "/api/games",
+        f"/api/games/{solo['id']}/moves",
+        f"/api/games/{coop['id']}/undo",
+        f"/api/games/{daily['id']}/undo",
+    ]
+    for body in bodies:
+        content = json.dumps(body).encode()
+        for path in paths:
+            check(
+                client.post(path, content=content, headers={"content-type": "application/json"}),
+                f"{path} {body!r}",
+            )
+        check(
+            client.put(
+                "/api/me/nickname", content=content, headers={"content-type": "application/json"}
+            ),
+            f"nickname {body!r}",
+        )
+    raw: list[bytes] = [
+        b"",
+        b"{",
+        b"[" * 100_000,
+        b'{"move": "F"' + b" " * 10_000,
+        b"\xff\xfe\x00",
+        b'{"move": "\\ud800"}',
+        b'{"move": "F", "move": 7}',
+        '{"move": "K♠/w"}'.encode("utf-16"),
+        b'{"move": NaN}',
+    ]
+    for data in raw:
+        for content_type in (
+            "application/json",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            None,
+        ):
+            headers = {"content-type": content_type} if content_type else {}
+            for path in paths:
+                check(
+                    client.post(path, content=data, headers=headers),
+                    f"{path} {data[:20]!r} {content_type}",
+                )
+    check(client.post("/api/games/x/moves", data={"move": "F"}), "form body")
+    check(client.post("/api/games/x/moves", files={"move": ("m", b"F")}), "file body")
+    game_ids = [
+        "",
+        " ",
+        "x" * 5000,
+        "ü",
+        "💀",
+        "%00",
+        "%2F",
+        "a%2Fb",
+        "..%2F..",
+        "%ff",
+        "' OR 1=1 --",
+        solo["id"] + "%20",
+        solo["id"].upper(),
+        solo["id"] + "/../" + coop["id"],
+    ]
+    for game_id in game_ids + [quote(random_text(rng), safe="/") for _ in range(20)]:
+        for suffix in ("", "/record", "/replay", "/moves", "/undo", "/x/y"):
+            path = f"/api/games/{game_id}{suffix}"
+            check(client.get(path), f"GET {path!r}")
+            check(client.post(path, json={"move": "F"}), f"POST {path!r}")
+        check(client.get(f"/replay/{game_id}"), f"page {game_id!r}")
+    for date in ["", "0", "9999-99-99", "0000-01-01", "\x00", "2026-1-1", "99999-01-0", "💀"]:
+        check(client.get("/api/daily", params={"date": date}), f"daily {date!r}")
+    for cookie in [
+        "",
+        "x",
+        "\x7f",
+        "00000000-0000-0000-0000-000000000000",
+        str(uuid.uuid4()),
+        "{" + str(uuid.uuid4()) + "}",
+        "urn:uuid:" + str(uuid.uuid4()),
+    ]:
+        other = new_client(raise_server_exceptions=False, cookies={"scoundrel_player": cookie})
+        check(other.get("/api/me"), f"cookie {cookie!r}")
+        check(other.post("/api/games", json={"mode": "daily"}), f"cookie {cookie!r}")
+        check(other.get("/api/daily"), f"cookie {cookie!r}")
+    for header in ["", "*", "ru;q=abc", "de;q=", ",,,", "x" * 5000, "ru;q=1e999", "ru;q=nan"]:
+        check(client.get("/", headers={"accept-language": header}), f"accept-language {header!r}")
+    for lang in ["", "xx", "de\x00", "../en"]:
+        check(client.get("/rules", params={"lang": lang}), f"lang {lang!r}")
+    check(client.get("/", cookies={"scoundrel_lang": "../../x"}), "lang cookie")
+    for method in ("PUT", "DELETE", "PATCH"):
+        check(client.request(method, f"/api/games/{solo['id']}"), method)
+    # the games are still whole: only legal moves were kept (a fuzzed "f" is a flee)
+    for game in (solo, coop, daily):
+        view = get_game(client, game["id"])
+        assert tuple(view["moves"]) == app.state.store.load(game["id"]).moves
+        if view["status"] == "playing":
+            check_hidden(app, view)
+    assert len(statuses) > 1000

@@ -1,0 +1,295 @@
+"""The browser game in a real browser: Playwright driving Debian's Chromium.
+
+These tests skip, saying why, only where no Chromium is installed (``apt-get install
+chromium``; CI installs it). They play whole games with clicks and keys, switch language,
+reload mid-game, and watch every API response for a card that has not been seen yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "no Chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
+        allow_module_level=True,
+    )
+
+CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^[RB]J$")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from scoundrel.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
+    app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert instance.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+class Watcher:
+    """Records every API response and checks that none shows a card before it is seen."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.views: list[dict[str, Any]] = []
+        self.leaks: list[str] = []
+
+    def __call__(self, response: Any) -> None:
+        if "/api/" not in response.url or "/api/examples" in response.url:
+            return
+        try:
+            data = response.json()
+        except Exception:
+            return
+        for view in self._views(data):
+            self.check(view)
+
+    def _views(self, data: Any) -> list[dict[str, Any]]:
+        if isinstance(data, dict) and "room" in data and "legal" in data:
+            return [data]
+        if isinstance(data, dict) and isinstance(data.get("game"), dict):
+            return [data["game"]]
+        return []
+
+    def check(self, view: dict[str, Any]) -> None:
+        self.views.append(view)
+        visible = set(view["room"]) | set(view["known_bottom"])
+        for hero in view["heroes"]:
+            visible |= set(hero["stack"]) | ({hero["weapon"]} if hero["weapon"] else set())
+        if view["status"] == "playing":
+            assert view.get("record") is None
+            codes = set(_codes(view))
+            unseen = codes - self.seen - visible
+            if unseen:
+                self.leaks.append(f"{sorted(unseen)} in a view of game {view['id']}")
+        self.seen |= visible
+
+
+def _codes(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        for token in value.replace(">", " ").replace("/", " ").split():
+            if CARD.match(token):
+                yield token
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key != "unseen":  # counts by value, not cards
+                yield from _codes(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _codes(item)
+
+
+def _page(browser: Any, server: str, locale: str = "en-US") -> tuple[Any, Any, Watcher]:
+    context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    watcher = Watcher()
+    page.on("response", watcher)
+    page.goto(server + "/")
+    return context, page, watcher
+
+
+def _start(page: Any, ruleset: str = "solo", **checks: bool) -> None:
+    page.locator("details.new-game").evaluate("d => d.open = true")
+    page.check(f"input[name=ruleset][value={ruleset}]")
+    page.check("input[name=mode][value=random]")
+    for name, on in checks.items():
+        if on:
+            page.check(f"input[name={name}]")
+    page.click("form.setup button[type=submit]")
+    page.wait_for_selector(".room-cards .card")
+
+
+def _play_one(page: Any, use_keys: bool) -> None:
+    """One move through the interface: choose a card, then one of its offered actions."""
+    count = page.locator(".room-cards .card").count()
+    moves = int(page.locator(".table").get_attribute("data-moves") or 0)
+    for index in range(count):
+        if use_keys:
+            page.keyboard.press(str(index + 1))
+        else:
+            page.locator(".room-cards .card").nth(index).click()
+        choices = page.locator(".choice:not(.blocked):not(.give)")
+        if choices.count():
+            if use_keys:
+                label = choices.first.locator("kbd").inner_text()
+                page.keyboard.press("Enter" if label == "⏎" else label)
+            else:
+                choices.first.click()
+            page.wait_for_selector(f".table[data-moves='{moves + 1}']")
+            return
+    raise AssertionError("no card offered a move")
+
+
+def _finish(page: Any, limit: int = 200) -> None:
+    for turn in range(limit):
+        if page.locator(".over").count():
+            return
+        _play_one(page, use_keys=turn % 2 == 1)
+    raise AssertionError("the game did not end")
+
+
+def test_whole_solo_game_with_clicks_and_keys(browser: Any, server: str) -> None:
+    context, page, watcher = _page(browser, server)
+    _start(page)
+    assert page.locator(".room-cards .card").count() == 4
+    assert page.locator(".dungeon .card.back").inner_text().strip() == "40"
+    _finish(page)
+    over = page.locator(".over")
+    assert over.locator("h2").inner_text() in (
+        "The dungeon is cleared!",
+        "The dungeon claims another hero.",
+    )
+    total = int(over.locator("dd.total").inner_text())
+    final = watcher.views[-1]
+    assert final["status"] in ("won", "lost")
+    assert total == final["score"]
+    assert final["record"]["deck"]  # the deck is shown once the game is over
+    assert not watcher.leaks, watcher.leaks
+    # the share link opens a viewer that steps through the game
+    page.goto(f"{server}/replay/{final['id']}")
+    page.wait_for_selector(".replay-stage .board")
+    page.click(".replay-controls .primary")
+    assert "Move 1 of" in page.locator(".replay-caption").inner_text()
+    context.close()
+
+
+def test_flee_is_disabled_with_its_reason(browser: Any, server: str) -> None:
+    context, page, watcher = _page(browser, server)
+    _start(page)
+    page.keyboard.press("f")
+    page.wait_for_function("() => document.querySelector('button.flee')?.disabled")
+    assert "must be faced" in page.locator("#flee-reason").inner_text()
+    assert page.locator(".dungeon .bottom").count() == 1  # the fled cards, known at the bottom
+    page.keyboard.press("u")  # undo the flee
+    page.wait_for_function("() => !document.querySelector('button.flee')?.disabled")
+    assert page.locator(".undo-badge").inner_text() == "undo used once"
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+def test_coop_room_with_help_card_by_keys_and_clicks(browser: Any, server: str) -> None:
+    context, page, watcher = _page(browser, server)
+    _start(page, "coop")
+    assert page.locator(".hero").count() == 2
+    assert page.locator(".hero.leader h2").inner_text().startswith("Hero 1")
+    # give the first card to the partner with the keyboard: 1, H, then W/B for a monster
+    page.keyboard.press("1")
+    first = page.locator(".room-cards .card").first
+    card = first.get_attribute("data-card")
+    monster = "kind-monster" in (first.get_attribute("class") or "")
+    with page.expect_response(lambda r: r.url.endswith("/moves")) as answer:
+        page.keyboard.press("h")  # a weapon or a potion goes at once; a monster asks W or B
+        if monster:
+            page.keyboard.press("b")
+    view = answer.value.json()
+    assert view["moves"][0].startswith(">" + str(card))
+    assert view["help_used"] is True
+    page.wait_for_function("() => document.querySelectorAll('.room-cards .card').length === 3")
+    # no second help card in this room: the offered choices have none
+    page.locator(".room-cards .card").first.click()
+    assert page.locator(".choice.give").count() == 0
+    # two more cards by clicks end the room; hero 2 leads the next one
+    for _ in range(2):
+        _play_one(page, use_keys=False)
+        if page.locator(".over").count():
+            break
+    if not page.locator(".over").count():
+        assert page.locator(".hero.leader h2").inner_text().startswith("Hero 2")
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+def test_reload_mid_game_continues_the_same_game(browser: Any, server: str) -> None:
+    context, page, _ = _page(browser, server)
+    _start(page)
+    _play_one(page, use_keys=False)
+    url = page.url
+    room = page.locator(".room-cards").inner_text()
+    page.reload()
+    page.wait_for_selector(".room-cards .card")
+    assert page.url == url
+    assert page.locator(".room-cards").inner_text() == room
+    # closing the tab and coming back to the bare address continues it too
+    page.close()
+    again = context.new_page()
+    again.goto(server + "/")
+    again.wait_for_selector(".room-cards .card")
+    assert again.locator(".room-cards").inner_text() == room
+    context.close()
+
+
+def test_language_switch_is_remembered(browser: Any, server: str) -> None:
+    context, page, _ = _page(browser, server, locale="en-US")
+    assert page.locator("nav a").first.inner_text() == "Play"
+    page.select_option("#lang-switch", "ru")
+    page.wait_for_function("() => document.documentElement.lang === 'ru'")
+    assert (
+        page.locator("nav a").nth(1).inner_text()
+        == json.loads(
+            (Path(__file__).parents[2] / "src/scoundrel/i18n/catalog/ru.json").read_text("utf-8")
+        )["nav.rules"]
+    )
+    page.goto(server + "/records")
+    assert page.evaluate("() => document.documentElement.lang") == "ru"
+    context.close()
+
+
+def test_browser_language_is_the_default(browser: Any, server: str) -> None:
+    context, page, _ = _page(browser, server, locale="de-DE")
+    assert page.evaluate("() => document.documentElement.lang") == "de"
+    context.close()
+
+
+def test_rules_page_examples_step_through(browser: Any, server: str) -> None:
+    context, page, _ = _page(browser, server)
+    page.goto(server + "/rules")
+    example = page.locator("#example-order_bad")
+    example.wait_for()
+    for _ in range(3):
+        example.locator("button.primary").click()
+    assert "1 / 20" in example.locator(".example-caption").inner_text()
+    context.close()
