@@ -21,9 +21,25 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path}/t.sqlite3"
 
 
+class Clock:
+    """The server's date, which a test may move on (a daily game's deck is shown the day
+    after, M2)."""
+
+    def __init__(self) -> None:
+        self.today = TODAY
+
+    def __call__(self) -> datetime.date:
+        return self.today
+
+
 @pytest.fixture
-def app(db_url: str) -> FastAPI:
-    return create_app(db_url, today=lambda: TODAY)
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(db_url: str, clock: Clock) -> FastAPI:
+    return create_app(db_url, today=clock)
 
 
 @pytest.fixture

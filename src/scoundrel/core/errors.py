@@ -44,7 +44,8 @@ class RecordError(ScoundrelError):
 class ReplayError(RecordError):
     """A move of a record that cannot be applied (rule N4).
 
-    ``position`` counts moves from 1, ``token`` is the move as written in the record and
+    ``position`` counts moves from 1, ``token`` is the move (in canonical notation, or as
+    written when it is not notation at all) and
     ``reason`` says what is wrong with it.
     """
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from scoundrel.core import (
     Move,
@@ -83,6 +84,14 @@ class StoredGame:
     def is_over(self) -> bool:
         return self.status != "playing"
 
+    def revealed(self, today: _dt.date) -> bool:
+        """Whether the record, with its deck, may be shown: once the game is over, and for
+        the dungeon of the day only once the day is over (M2: nobody may learn the day's
+        deck from a finished attempt and then play it knowingly)."""
+        if not self.is_over:
+            return False
+        return self.mode != "daily" or (self.daily_date or "") < today.isoformat()
+
 
 def _row_to_game(row: Any) -> StoredGame:
     return StoredGame(
@@ -120,9 +129,16 @@ class GameStore:
             value = connection.execute(
                 select(settings.c.value).where(settings.c.key == key)
             ).scalar_one_or_none()
-            if value is None:
-                connection.execute(insert(settings).values(key=key, value=default))
+        if value is None:
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(insert(settings).values(key=key, value=default))
                 value = default
+            except IntegrityError:  # another process made it first: use theirs
+                with self.engine.connect() as connection:
+                    value = connection.execute(
+                        select(settings.c.value).where(settings.c.key == key)
+                    ).scalar_one()
         return str(value)
 
     # ------------------------------------------------------------------ players
@@ -310,6 +326,8 @@ class GameStore:
             raise Forbidden("the dungeon of the day has no undo")
         if not stored.moves:
             raise Conflict("there is no move to undo")
+        if stored.is_over:
+            raise Forbidden("the game is over and its deck has been shown: start a new one")
         moves = stored.moves[:-1]
         state = self.state(replace(stored, moves=moves))  # the position before it
         self._write(
@@ -337,6 +355,17 @@ class GameStore:
                 raise Conflict("the game changed meanwhile (another tab?): reload it")
 
     # ------------------------------------------------------------------ records
+
+    def current(self, player_id: str) -> StoredGame | None:
+        """The player's game in play that moved last, if any."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(games)
+                .where(and_(games.c.player_id == player_id, games.c.status == "playing"))
+                .order_by(games.c.updated_at.desc())
+                .limit(1)
+            ).first()
+        return None if row is None else _row_to_game(row)
 
     def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:
         with self.engine.connect() as connection:

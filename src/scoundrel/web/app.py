@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field
 
 from scoundrel import __version__
 from scoundrel.core import (
-    Game,
     IllegalMoveError,
     NotationError,
     OptionError,
@@ -31,10 +30,10 @@ from scoundrel.core import (
     parse_date,
 )
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
-from scoundrel.store import Forbidden, GameStore, StoreError, connect
+from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
 
 from .examples import examples_view
-from .views import game_view, position_view
+from .views import game_view, replay_view
 
 PLAYER_COOKIE = "scoundrel_player"
 LANG_COOKIE = "scoundrel_lang"
@@ -178,10 +177,10 @@ def create_app(
 
     @app.get("/api/games/current")
     def current_game(me: Player) -> dict[str, Any]:
-        for stored in store.history(me, limit=1):
-            if not stored.is_over:
-                return {"game": game_view(stored, store.state(stored), owner=True)}
-        return {"game": None}
+        stored = store.current(me)
+        if stored is None:
+            return {"game": None}
+        return {"game": game_view(stored, store.state(stored), owner=True)}
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str, me: Player) -> dict[str, Any]:
@@ -189,48 +188,40 @@ def create_app(
         owner = stored.player_id == me
         if not owner and not stored.is_over:
             store.owned(game_id, me)  # raises NotFound: a game in play is its owner's
-        return game_view(stored, store.state(stored), owner=owner)
+        return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
 
     @app.post("/api/games/{game_id}/moves")
     def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
         stored, state = store.play(game_id, me, body.move.strip())
-        return game_view(stored, state, owner=True)
+        return game_view(stored, state, owner=True, revealed=stored.revealed(clock()))
 
     @app.post("/api/games/{game_id}/undo")
     def undo(game_id: str, me: Player) -> dict[str, Any]:
         stored, state = store.undo(game_id, me)
         return game_view(stored, state, owner=True)
 
-    @app.get("/api/games/{game_id}/record")
-    def record(game_id: str, me: Player) -> dict[str, Any]:
+    def finished(game_id: str, me: str) -> StoredGame:
+        """A game whose record may be shown, or the reason it may not (hidden information:
+        the deck leaves the server only after the game, and after the day for a daily)."""
         stored = store.load(game_id)
         if not stored.is_over:
-            store.owned(game_id, me)
-            raise Forbidden("the record (with the deck) is given once the game is over")
-        return stored.record.to_dict()
+            store.owned(game_id, me)  # somebody else's game in play: not found
+            raise Forbidden("the record, with the deck, is shown once the game is over")
+        if not stored.revealed(clock()):
+            raise Forbidden(
+                "the dungeon of the day is shown once the day is over, so that nobody can "
+                "learn it from a finished attempt"
+            )
+        return stored
+
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str, me: Player) -> dict[str, Any]:
+        return finished(game_id, me).record.to_dict()
 
     @app.get("/api/games/{game_id}/replay")
     def replay(game_id: str, me: Player) -> dict[str, Any]:
         """Every position of a finished game, for the viewer."""
-        stored = store.load(game_id)
-        if not stored.is_over:
-            store.owned(game_id, me)
-            raise Forbidden("a game can be replayed once it is over")
-        game = Game(stored.rules, stored.record.deck)
-        steps = [position_view(game.state)]
-        for move in stored.record.moves:
-            game.play(move)
-            steps.append(position_view(game.state))
-        return {
-            "id": stored.id,
-            "mode": stored.mode,
-            "daily_date": stored.daily_date,
-            "ruleset": stored.rules.ruleset,
-            "options": stored.rules.options,
-            "moves": list(stored.moves),
-            "record": stored.record.to_dict(),
-            "steps": steps,
-        }
+        return replay_view(finished(game_id, me))
 
     # ------------------------------------------------------------------ players
 

@@ -93,20 +93,39 @@ def position_view(state: State) -> dict[str, Any]:
     }
 
 
-def game_view(stored: StoredGame, state: State, owner: bool) -> dict[str, Any]:
-    view = {
+def about_game(stored: StoredGame) -> dict[str, Any]:
+    """What identifies a stored game: mode, day, rules and the moves so far."""
+    return {
         "id": stored.id,
         "mode": stored.mode,
         "daily_date": stored.daily_date,
         "ruleset": stored.rules.ruleset,
         "options": stored.rules.options,
         "moves": list(stored.moves),
+    }
+
+
+def replay_view(stored: StoredGame) -> dict[str, Any]:
+    """A finished game with every position, for the viewer."""
+    record = stored.record
+    state = record.start()
+    steps = [position_view(state)]
+    for move in record.moves:
+        state = state.apply(move)
+        steps.append(position_view(state))
+    return {**about_game(stored), "record": record.to_dict(), "steps": steps}
+
+
+def game_view(
+    stored: StoredGame, state: State, owner: bool, revealed: bool = False
+) -> dict[str, Any]:
+    """A stored game as its player sees it; ``revealed`` adds the record (with the deck),
+    which only a finished game may show (see :meth:`StoredGame.revealed`)."""
+    view = {
+        **about_game(stored),
         "undo_count": stored.undo_count,
         "owner": owner,
         **position_view(state),
     }
-    if state.is_over:
-        view["record"] = stored.record.to_dict()
-    else:
-        view["record"] = None
+    view["record"] = stored.record.to_dict() if revealed and state.is_over else None
     return view

@@ -1,6 +1,6 @@
 // A read-only drawing of one position: for the replay viewer and the rules' examples.
 import { t } from "./i18n.js";
-import { cardElement, backElement } from "./cards.js";
+import { cardElement, backElement, symbol } from "./cards.js";
 
 const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
 
@@ -28,4 +28,24 @@ export function positionElement(position, { weapon = "strict", showDungeon = tru
   });
   box.append(heroes);
   return box;
+}
+
+// A move in words: "K♠ with the weapon", "7♦, given to the partner", "Flee the room".
+export function moveText(token) {
+  if (token === "F") return t("act.flee");
+  const help = token.startsWith(">");
+  const [code, how] = token.replace(">", "").split("/");
+  const card = symbol(code);
+  const what = how === "w" ? t("replay.with_weapon", { card }) : how === "b" ? t("replay.bare", { card }) : card;
+  return help ? t("replay.given", { what }) : what;
+}
+
+// Why a move is refused, translated from the core's refusal code.
+export function refusalText(refusal) {
+  if (!refusal) return "";
+  const params = { ...refusal };
+  if (params.card) params.card = symbol(params.card);
+  if (params.weapon) params.weapon = symbol(params.weapon);
+  const key = refusal.code === "weapon_worn" && !refusal.strict ? "refusal.weapon_worn_lenient" : `refusal.${refusal.code}`;
+  return t(key, params);
 }

@@ -1,19 +1,9 @@
 // The share-link viewer: a finished game, move by move.
 import { t, bootData } from "./i18n.js";
 import { api, toast } from "./api.js";
-import { positionElement } from "./board.js";
-import { symbol } from "./cards.js";
+import { positionElement, moveText } from "./board.js";
 
 const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
-
-function moveText(token) {
-  if (token === "F") return t("act.flee");
-  const help = token.startsWith(">");
-  const [code, how] = token.replace(">", "").split("/");
-  const card = symbol(code);
-  const what = how === "w" ? t("replay.with_weapon", { card }) : how === "b" ? t("replay.bare", { card }) : card;
-  return help ? t("replay.given", { what }) : what;
-}
 
 export async function start(main) {
   let data;

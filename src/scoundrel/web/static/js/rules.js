@@ -1,9 +1,7 @@
 // How to play, with the worked examples played out on small tables, step by step.
 import { t, has } from "./i18n.js";
 import { api } from "./api.js";
-import { positionElement } from "./board.js";
-import { symbol } from "./cards.js";
-import { refusalText } from "./table.js";
+import { positionElement, moveText, refusalText } from "./board.js";
 
 const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
 
@@ -12,15 +10,6 @@ const SECTIONS = [
   ["wear", ["wear"]], ["potions", ["potions"]], ["order", ["order_good", "order_bad"]],
   ["end", []], ["score", []], ["coop", []], ["help", ["help"]], ["variants", []], ["notation", []],
 ];
-
-function moveText(token) {
-  if (token === "F") return t("act.flee");
-  const help = token.startsWith(">");
-  const [code, how] = token.replace(">", "").split("/");
-  const card = symbol(code);
-  const what = how === "w" ? t("replay.with_weapon", { card }) : how === "b" ? t("replay.bare", { card }) : card;
-  return help ? t("replay.given", { what }) : what;
-}
 
 function paragraphs(key) {
   return t(key).split("\n\n").map((text) => el("p", text));

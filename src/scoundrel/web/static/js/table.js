@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
+import { refusalText } from "./board.js";
 
 const STORE_KEY = "scoundrel_game";
 let game = null;
@@ -24,15 +25,6 @@ const el = (tag, attrs = {}, ...children) => {
   for (const child of children) if (child) node.append(child);
   return node;
 };
-
-export function refusalText(refusal) {
-  if (!refusal) return "";
-  const params = { ...refusal };
-  if (params.card) params.card = symbol(params.card);
-  if (params.weapon) params.weapon = symbol(params.weapon);
-  const key = refusal.code === "weapon_worn" && !refusal.strict ? "refusal.weapon_worn_lenient" : `refusal.${refusal.code}`;
-  return t(key, params);
-}
 
 export async function start(main) {
   root = main;
@@ -313,11 +305,15 @@ function gameOver() {
   box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }),
-    el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
-    el("button", { class: "copy-link", text: t("over.copy_link"), onclick: () => copy(share, t("toast.link_copied")) }),
-    el("a", { class: "button", href: `/replay/${game.id}`, text: t("over.watch") }),
-  );
+    el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
+  if (game.record) {
+    buttons.append(
+      el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
+      el("button", { class: "copy-link", text: t("over.copy_link"), onclick: () => copy(share, t("toast.link_copied")) }),
+      el("a", { class: "button", href: `/replay/${game.id}`, text: t("over.watch") }));
+  } else {
+    box.append(el("p", { class: "note", text: t("over.daily_hidden") }));
+  }
   box.append(buttons);
   if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;

@@ -1,0 +1,390 @@
+"""The game store on its own: schema migrations, the daily secret (M2), players, and
+concurrent moves on one game (compare-and-set on the move count)."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, func, select, update
+
+from scoundrel.core import Game, IllegalMoveError, Record, Rules, State, daily_deal, parse_cards
+from scoundrel.store import (
+    SCHEMA_VERSION,
+    Conflict,
+    Forbidden,
+    GameStore,
+    NotFound,
+    StoreError,
+    connect,
+    migrate,
+)
+from scoundrel.store.database import games, schema_info, settings
+from scoundrel.web.app import create_app
+
+TODAY = datetime.date(2026, 11, 29)
+
+
+def versions(engine: Engine) -> list[int]:
+    with engine.connect() as connection:
+        return list(connection.execute(select(schema_info.c.version)).scalars())
+
+
+def count(engine: Engine, table: Any) -> int:
+    with engine.connect() as connection:
+        return int(connection.execute(select(func.count()).select_from(table)).scalar_one())
+
+
+def first_legal(store: GameStore, game_id: str) -> str:
+    return store.state(store.load(game_id)).legal_moves[0].token
+
+
+# ---------------------------------------------------------------------- the schema
+
+
+def test_migrate_twice_is_harmless(db_url: str) -> None:
+    engine = connect(db_url)  # creates the schema
+    assert versions(engine) == [SCHEMA_VERSION]
+    store = GameStore(engine)
+    player = store.ensure_player(None)
+    game = store.start(player, "random", Rules.solo())
+    store.play(game.id, player, first_legal(store, game.id))
+
+    assert migrate(engine) == SCHEMA_VERSION
+    assert migrate(engine) == SCHEMA_VERSION
+    assert versions(engine) == [SCHEMA_VERSION]
+    again = connect(db_url)  # a second start on the same database
+    assert versions(again) == [SCHEMA_VERSION]
+    kept = GameStore(again).load(game.id)
+    assert kept.moves == store.load(game.id).moves
+    assert len(kept.moves) == 1
+    assert count(again, games) == 1
+
+
+def test_an_older_schema_is_brought_up_to_date(db_url: str) -> None:
+    engine = connect(db_url)
+    with engine.begin() as connection:
+        connection.execute(update(schema_info).values(version=0))
+    assert migrate(engine) == SCHEMA_VERSION
+    assert versions(engine) == [SCHEMA_VERSION]
+
+
+def test_a_newer_schema_is_refused(db_url: str) -> None:
+    engine = connect(db_url)
+    with engine.begin() as connection:
+        connection.execute(update(schema_info).values(version=SCHEMA_VERSION + 1))
+    with pytest.raises(RuntimeError, match="upgrade scoundrel"):
+        migrate(engine)
+    assert versions(engine) == [SCHEMA_VERSION + 1]
+
+
+# ---------------------------------------------------------------------- the daily secret
+
+
+def test_the_daily_secret_is_made_once_and_kept(db_url: str) -> None:
+    """M2: the server's secret is stored the first time, so the day's dungeon survives a
+    restart."""
+    first = GameStore(connect(db_url))
+    second = GameStore(connect(db_url))  # a "restart" on the same database
+    assert first.daily_secret == second.daily_secret
+    assert len(first.daily_secret) == 32
+    assert count(second.engine, settings) == 1
+
+    anna = first.ensure_player(None)
+    ben = second.ensure_player(None)
+    mine = first.start(anna, "daily", Rules.solo(), today=TODAY)
+    theirs = second.start(ben, "daily", Rules.solo(), today=TODAY)
+    assert mine.deck == theirs.deck
+    expected = daily_deal(Rules.solo(), TODAY, first.daily_secret)
+    assert parse_cards(mine.deck) == expected
+    # without the secret nobody can compute the day's deck in advance
+    assert expected != daily_deal(Rules.solo(), TODAY)
+    # the same player asking again, on either server, gets the same attempt
+    assert second.start(anna, "daily", Rules.solo(), today=TODAY).id == mine.id
+
+
+def test_the_daily_deal_survives_a_restart_of_the_app(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    def first_room() -> list[str]:
+        app = create_app(db_url, today=lambda: TODAY)
+        with TestClient(app) as client:  # a new player each time
+            response = client.post("/api/games", json={"mode": "daily"})
+            assert response.status_code == 201
+            room: list[str] = response.json()["room"]
+            return room
+
+    assert first_room() == first_room()
+
+
+def test_a_given_daily_secret_is_used_but_not_stored(db_url: str) -> None:
+    stored = GameStore(connect(db_url)).daily_secret
+    given = GameStore(connect(db_url), daily_secret="s3cret")
+    assert given.daily_secret == "s3cret"
+    assert GameStore(connect(db_url)).daily_secret == stored
+    player = given.ensure_player(None)
+    game = given.start(player, "daily", Rules.coop(), today=TODAY)
+    assert parse_cards(game.deck) == daily_deal(Rules.coop(), TODAY, "s3cret")
+
+
+def test_daily_games_are_played_with_the_standard_options(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    with pytest.raises(StoreError, match="standard options"):
+        store.start(player, "daily", Rules.solo(weapon="lenient"), today=TODAY)
+    with pytest.raises(StoreError, match="mode"):
+        store.start(player, "weekly", Rules.solo())
+    assert store.count_games() == 0
+
+
+# ---------------------------------------------------------------------- players
+
+
+def test_players(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    made = store.ensure_player(None)
+    assert str(uuid.UUID(made)) == made
+    assert store.ensure_player(made) == made
+    assert store.ensure_player(made.upper()) == made  # the same id, written otherwise
+    assert store.ensure_player("not-a-uuid") not in (made, "not-a-uuid")
+    chosen = str(uuid.uuid4())
+    assert store.ensure_player(chosen) == chosen  # an unknown id (a new database)
+    assert store.nickname(made) is None
+    assert store.set_nickname(made, " Anna\t Maria ") == "Anna Maria"
+    assert store.nickname(made) == "Anna Maria"
+    with pytest.raises(StoreError):
+        store.set_nickname(made, "<b>")
+    assert store.nickname(made) == "Anna Maria"
+
+
+def test_games_belong_to_their_player(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    anna, ben = store.ensure_player(None), store.ensure_player(None)
+    game = store.start(anna, "random", Rules.solo())
+    with pytest.raises(NotFound):
+        store.play(game.id, ben, first_legal(store, game.id))
+    with pytest.raises(NotFound):
+        store.undo(game.id, ben)
+    with pytest.raises(NotFound):
+        store.load("nope")
+    assert store.load(game.id).moves == ()
+
+
+def test_undo(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game = store.start(player, "random", Rules.coop())
+    with pytest.raises(Conflict):
+        store.undo(game.id, player)
+    token = first_legal(store, game.id)
+    stored, state = store.play(game.id, player, token)
+    assert stored.moves == (token,)
+    stored, state = store.undo(game.id, player)
+    assert (stored.moves, stored.undo_count) == ((), 1)
+    assert state == State.new(Rules.coop(), parse_cards(game.deck))
+    daily = store.start(player, "daily", Rules.solo(), today=TODAY)
+    store.play(daily.id, player, first_legal(store, daily.id))
+    with pytest.raises(Forbidden):
+        store.undo(daily.id, player)
+
+
+def test_a_whole_game_in_the_store(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game = store.start(player, "random", Rules.solo())
+    while not store.load(game.id).is_over:
+        store.play(game.id, player, first_legal(store, game.id))
+    stored = store.load(game.id)
+    replayed = Record.from_dict(stored.record.to_dict()).replay()
+    assert (stored.status, stored.score) == (replayed.status.value, replayed.score)
+    assert stored.finished_at is not None
+    (stats,) = store.stats(player)
+    assert (stats["played"], stats["best"]) == (1, stored.score)
+    assert stats["won"] == (stored.status == "won")
+
+
+# ---------------------------------------------------------------------- concurrency
+
+
+def race(stores: list[GameStore], actions: list[Callable[[], Any]]) -> list[Any]:
+    """Run each action in its own thread. Every action reads the game, then all of them
+    write at once: a barrier stands in front of the stores' writes. Returns each action's
+    result or exception, in order."""
+    barrier = threading.Barrier(len(actions), timeout=10)
+    results: list[Any] = [None] * len(actions)
+    distinct = list({id(store): store for store in stores}.values())
+
+    def patch(store: GameStore) -> None:
+        write = store._write
+
+        def write_after_everybody_read(*args: Any) -> None:
+            barrier.wait()
+            write(*args)
+
+        store._write = write_after_everybody_read  # type: ignore[method-assign]
+
+    def run(index: int) -> None:
+        try:
+            results[index] = actions[index]()
+        except Exception as error:
+            results[index] = error
+
+    for store in distinct:
+        patch(store)
+    try:
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(actions))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    finally:
+        for store in distinct:
+            del store._write
+    return results
+
+
+@pytest.mark.parametrize(
+    "servers", ["two-servers", "two-threads-of-one-server", "one-store-each-thread"]
+)
+def test_two_moves_at_the_same_move_count(db_url: str, servers: str) -> None:
+    """Two writers move the same game at the same move count: exactly one wins, the other
+    gets Conflict, and the game holds the winner's move and nothing else."""
+    first = GameStore(connect(db_url))
+    if servers == "two-servers":
+        second = GameStore(connect(db_url))
+    elif servers == "two-threads-of-one-server":
+        second = first
+    else:
+        second = GameStore(first.engine)
+    stores = [first, second]
+    player = first.ensure_player(None)
+    game = first.start(player, "random", Rules.solo())
+    legal = [move.token for move in first.state(game).legal_moves]
+    tokens = [legal[0], legal[-1]]  # two different moves: the last one is the flee
+    assert tokens[0] != tokens[1] == "F"
+    results = race(
+        stores,
+        [
+            lambda: first.play(game.id, player, tokens[0]),
+            lambda: second.play(game.id, player, tokens[1]),
+        ],
+    )
+
+    conflicts = [r for r in results if isinstance(r, Conflict)]
+    wins = [i for i, r in enumerate(results) if isinstance(r, tuple)]
+    assert len(conflicts) == 1, results
+    assert len(wins) == 1, results
+    assert "changed meanwhile" in conflicts[0].message
+    winner = tokens[wins[0]]
+    start = State.new(Rules.solo(), parse_cards(game.deck))
+    for store in stores:
+        stored = store.load(game.id)
+        assert stored.moves == (winner,)
+        assert store.state(stored) == start.apply(winner)
+    assert results[wins[0]][1] == start.apply(winner)
+    # the loser reloads and plays on: nothing was lost, nothing is doubled
+    loser = stores[1 - wins[0]]
+    token = first_legal(loser, game.id)
+    stored, _ = loser.play(game.id, player, token)
+    assert stored.moves == (winner, token)
+    assert stores[wins[0]].load(game.id).moves == (winner, token)
+
+
+def test_a_move_and_an_undo_at_the_same_time(db_url: str) -> None:
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game = store.start(player, "random", Rules.solo())
+    token = first_legal(store, game.id)
+    store.play(game.id, player, token)
+    nxt = first_legal(store, game.id)
+    results = race(
+        [store],
+        [lambda: store.play(game.id, player, nxt), lambda: store.undo(game.id, player)],
+    )
+    assert sum(isinstance(r, Conflict) for r in results) == 1, results
+    stored = store.load(game.id)
+    if isinstance(results[0], Conflict):  # the undo won
+        assert (stored.moves, stored.undo_count) == ((), 1)
+    else:
+        assert (stored.moves, stored.undo_count) == ((token, nxt), 0)
+
+
+def test_many_players_at_once_lose_nothing(db_url: str) -> None:
+    """Eight threads, each a store on the same database, push moves into one game, retrying
+    on Conflict: every accepted move is kept exactly once and the record replays."""
+    engine = connect(db_url)
+    owner = GameStore(engine)
+    player = owner.ensure_player(None)
+    game = owner.start(player, "random", Rules.coop())
+    accepted: list[str] = []
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def push(store: GameStore) -> None:
+        try:
+            for _ in range(200):
+                stored = store.load(game.id)
+                if stored.is_over:
+                    return
+                token = store.state(stored).legal_moves[0].token
+                try:
+                    store.play(game.id, player, token)
+                except (Conflict, IllegalMoveError):
+                    continue  # somebody else moved first: read again
+                with lock:
+                    accepted.append(token)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=push, args=(GameStore(engine),)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors, errors
+    stored = owner.load(game.id)
+    assert stored.is_over
+    assert len(stored.moves) == len(accepted)
+    assert sorted(stored.moves) == sorted(accepted)
+    replayed = Game.from_record(stored.record)
+    assert (replayed.status.value, replayed.score) == (stored.status, stored.score)
+
+
+def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
+    """One attempt per player and day, even when two requests race to create it."""
+    engine = connect(db_url)
+    stores = [GameStore(engine), GameStore(engine)]
+    player = stores[0].ensure_player(None)
+    barrier = threading.Barrier(2, timeout=10)
+    for store in stores:
+        attempt = store._daily_attempt
+        calls = [0]
+
+        def first_call_waits(*args: Any, attempt: Any = attempt, calls: list[int] = calls) -> Any:
+            found = attempt(*args)
+            calls[0] += 1
+            if calls[0] == 1:
+                barrier.wait()  # both have looked and found nothing
+            return found
+
+        store._daily_attempt = first_call_waits  # type: ignore[method-assign]
+    results: list[Any] = [None, None]
+
+    def start(index: int) -> None:
+        try:
+            results[index] = stores[index].start(player, "daily", Rules.solo(), today=TODAY)
+        except Exception as error:  # pragma: no cover - reported below
+            results[index] = error
+
+    threads = [threading.Thread(target=start, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert all(not isinstance(r, Exception) for r in results), results
+    assert results[0].id == results[1].id
+    assert stores[0].count_games() == 1
