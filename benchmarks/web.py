@@ -39,7 +39,16 @@ def free_port() -> int:
 
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "scoundrel", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+        [
+            sys.executable,
+            "-m",
+            "scoundrel",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db}",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -54,8 +63,15 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-async def player(base: str, number: int, moves: int, think: tuple[float, float], seed: int,
-                 times: list[float], errors: list[str]) -> None:
+async def player(
+    base: str,
+    number: int,
+    moves: int,
+    think: tuple[float, float],
+    seed: int,
+    times: list[float],
+    errors: list[str],
+) -> None:
     rng = random.Random(seed * 1000 + number)
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         await asyncio.sleep(rng.uniform(0, think[1]))  # players arrive over a moment
@@ -72,6 +88,15 @@ async def player(base: str, number: int, moves: int, think: tuple[float, float],
                 errors.append(f"{response.status_code} {response.text[:80]}")
                 return
             view = response.json()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def page_weight(base: str) -> tuple[int, list[str]]:
@@ -110,15 +135,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
             weight, files = page_weight(base)
             times: list[float] = []
             errors: list[str] = []
+            cpu_before = cpu_seconds(server.pid)
             started = time.perf_counter()
             await asyncio.wait_for(
                 asyncio.gather(
-                    *(player(base, n, args.moves, tuple(args.think), args.seed, times, errors)
-                      for n in range(args.players))
+                    *(
+                        player(base, n, args.moves, tuple(args.think), args.seed, times, errors)
+                        for n in range(args.players)
+                    )
                 ),
                 timeout=600,
             )
             seconds = time.perf_counter() - started
+            server_cpu = cpu_seconds(server.pid) - cpu_before
         finally:
             server.terminate()
             server.wait(10)
@@ -134,6 +163,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
         "p90_ms": round(quantiles[89], 2),
         "p99_ms": round(quantiles[98], 2),
         "max_ms": round(ms[-1], 2),
+        "server_cpu_ms_per_move": round(server_cpu * 1000 / max(1, len(ms)), 2),
         "first_page_bytes": weight,
         "first_page_files": files,
     }
@@ -156,7 +186,8 @@ def main() -> None:
         f"{result['players']} players, {result['moves']} moves in {result['seconds']} s "
         f"({result['moves_per_s']} moves/s), {result['errors']} errors\n"
         f"move round trip: p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, "
-        f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms\n"
+        f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
+        f"server CPU {result['server_cpu_ms_per_move']} ms per move\n"
         f"first page load: {result['first_page_bytes']:,} bytes over "
         f"{len(result['first_page_files'])} files (gzip)"  # type: ignore[arg-type]
     )

@@ -1171,3 +1171,21 @@ def test_current_game_is_the_one_in_play(client: TestClient) -> None:
     current = client.get("/api/games/current").json()["game"]
     assert current["id"] == daily["id"]
     assert len(current["moves"]) == 1
+
+
+def test_a_move_chosen_on_an_older_position_is_refused(client: TestClient) -> None:
+    """Two tabs: the second tab's move, chosen before the first tab's, is not applied to a
+    position its player never saw."""
+    view = new_game(client)
+    first, second = view["legal"][0]["move"], view["legal"][-1]["move"]
+    moved = client.post(f"/api/games/{view['id']}/moves", json={"move": first, "after": 0})
+    assert moved.status_code == 200
+    stale = client.post(f"/api/games/{view['id']}/moves", json={"move": second, "after": 0})
+    message = error_of(stale, 409, "conflict")
+    assert "moved on" in message
+    assert get_game(client, view["id"]) == moved.json()
+    error_of(
+        client.post(f"/api/games/{view['id']}/moves", json={"move": "F", "after": -1}),
+        422,
+        "invalid_request",
+    )

@@ -388,3 +388,20 @@ def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
     assert all(not isinstance(r, Exception) for r in results), results
     assert results[0].id == results[1].id
     assert stores[0].count_games() == 1
+
+
+def test_a_second_server_process_sees_moves_made_by_the_first(db_url: str) -> None:
+    """Each store keeps the games it last touched; a move made through another process is
+    picked up when the player says how many moves they have seen (``after``)."""
+    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    player = one.ensure_player(None)
+    game = one.start(player, "random", Rules.solo())
+    two.load(game.id)  # the second process has the game at 0 moves
+    first = one.state(game).legal_moves[0].token
+    one.play(game.id, player, first)
+    second = first_legal(one, game.id)
+    stored, _ = two.play(game.id, player, second, after=1)
+    assert stored.moves == (first, second)
+    assert one.load(game.id).moves == (first, second)
+    with pytest.raises(Conflict):
+        one.play(game.id, player, first_legal(one, game.id), after=1)

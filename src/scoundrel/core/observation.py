@@ -57,6 +57,10 @@ class Observation:
         return any(move.is_flee for move in self.legal_moves)
 
 
+def _index(card: Card) -> int:
+    return card.index
+
+
 def observe(state: State, viewer: int = 1) -> Observation:
     """The observation of ``state`` for hero ``viewer`` (1 or 2)."""
     state.hero(viewer)  # checks the number
@@ -70,7 +74,7 @@ def observe(state: State, viewer: int = 1) -> Observation:
         leader=state.leader,
         room=state.room,
         dungeon_count=state.dungeon_count,
-        unseen=tuple(sorted(hidden)),
+        unseen=tuple(sorted(hidden, key=_index)),
         known_bottom=known,
         discard=state.discard,
         final_room=state.final_room,

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, insert, select, update
+from sqlalchemy import Engine, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scoundrel.core import (
@@ -35,6 +35,32 @@ from scoundrel.core import (
 from .database import games, now, players, settings
 
 MODES = ("random", "daily")
+
+# One compare-and-set statement for every move and undo, built once.
+_MOVE = (
+    update(games)
+    .where(
+        and_(
+            games.c.id == bindparam("game_id"),
+            games.c.moves == bindparam("old_moves"),
+            games.c.undo_count == bindparam("old_undo_count"),
+        )
+    )
+    .values(
+        {
+            name: bindparam(name)
+            for name in (
+                "moves",
+                "move_count",
+                "status",
+                "score",
+                "undo_count",
+                "updated_at",
+                "finished_at",
+            )
+        }
+    )
+)
 NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
@@ -123,6 +149,7 @@ class GameStore:
         self._cache_size = cache
         self._lock = threading.Lock()
         self._known_players: OrderedDict[str, None] = OrderedDict()
+        self._games: OrderedDict[str, StoredGame] = OrderedDict()
 
     def _setting(self, key: str, default: str) -> str:
         with self.engine.begin() as connection:
@@ -253,15 +280,28 @@ class GameStore:
         return None if row is None else _row_to_game(row)
 
     def load(self, game_id: str) -> StoredGame:
+        """The game as the database has it now."""
         with self.engine.connect() as connection:
             row = connection.execute(select(games).where(games.c.id == game_id)).first()
         if row is None:
             raise NotFound(f"there is no game {game_id!r}")
-        return _row_to_game(row)
+        return self._keep(_row_to_game(row))
 
-    def owned(self, game_id: str, player_id: str) -> StoredGame:
-        """A game of this player; anybody else's game is reported as not found."""
-        stored = self.load(game_id)
+    def _keep(self, stored: StoredGame) -> StoredGame:
+        with self._lock:
+            self._games[stored.id] = stored
+            self._games.move_to_end(stored.id)
+            while len(self._games) > self._cache_size:
+                self._games.popitem(last=False)
+        return stored
+
+    def owned(self, game_id: str, player_id: str, fresh: bool = True) -> StoredGame:
+        """A game of this player; anybody else's game is reported as not found. With
+        ``fresh=False`` the copy this store last wrote or read may serve: a write made from
+        it only succeeds if the database still holds the same moves."""
+        stored = None if fresh else self._games.get(game_id)
+        if stored is None:
+            stored = self.load(game_id)
         if stored.player_id != player_id:
             raise NotFound(f"there is no game {game_id!r}")
         return stored
@@ -286,38 +326,47 @@ class GameStore:
             while len(self._states) > self._cache_size:
                 self._states.popitem(last=False)
 
-    def play(self, game_id: str, player_id: str, move: Move | str) -> tuple[StoredGame, State]:
+    def play(
+        self, game_id: str, player_id: str, move: Move | str, after: int | None = None
+    ) -> tuple[StoredGame, State]:
         """Apply one move for its owner: the core checks it (NotationError,
-        IllegalMoveError), the database keeps it."""
-        stored = self.owned(game_id, player_id)
-        state = self.state(stored)
+        IllegalMoveError), the database keeps it.
+
+        ``after`` is how many moves the player had seen when choosing this one: if the game
+        has moved on since (another tab), the move is refused with Conflict rather than
+        applied to a position the player never saw. A write that loses a race is refused
+        the same way."""
         if isinstance(move, str):
             move = parse_move(move)
-        after = state.apply(move)
+        stored = self.owned(game_id, player_id, fresh=False)
+        if after is not None and after != len(stored.moves):
+            stored = self.owned(game_id, player_id)  # our copy may be another process's past
+            if after != len(stored.moves):
+                raise Conflict("the game has moved on since this position was shown: reload it")
+        game_id = stored.id
+        state = self.state(stored).apply(move)
         moves = (*stored.moves, move.token)
         stamp = now()
         values: dict[str, Any] = {
             "moves": " ".join(moves),
             "move_count": len(moves),
-            "status": after.status.value,
-            "score": after.score,
+            "status": state.status.value,
+            "score": state.score,
             "updated_at": stamp,
         }
-        if after.is_over:
+        if state.is_over:
             values["finished_at"] = stamp
         self._write(stored, values)
-        self._remember(game_id, moves, after)
-        return (
-            replace(
-                stored,
-                moves=moves,
-                status=after.status.value,
-                score=after.score,
-                updated_at=stamp,
-                finished_at=stamp if after.is_over else None,
-            ),
-            after,
+        self._remember(game_id, moves, state)
+        played = replace(
+            stored,
+            moves=moves,
+            status=state.status.value,
+            score=state.score,
+            updated_at=stamp,
+            finished_at=stamp if state.is_over else None,
         )
+        return self._keep(played), state
 
     def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
         """Take back the last move of a random dungeon (the game is marked as undone)."""
@@ -345,13 +394,21 @@ class GameStore:
         return self.load(game_id), state
 
     def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
+        """Compare-and-set: write only if the database still holds exactly ``stored``'s
+        moves and undo count (a count alone would be fooled by an undo and a new move)."""
+        params = {
+            "undo_count": stored.undo_count,
+            "finished_at": None,
+            **values,
+            "game_id": stored.id,
+            "old_moves": " ".join(stored.moves),
+            "old_undo_count": stored.undo_count,
+        }
         with self.engine.begin() as connection:
-            result = connection.execute(
-                update(games)
-                .where(and_(games.c.id == stored.id, games.c.move_count == len(stored.moves)))
-                .values(**values)
-            )
+            result = connection.execute(_MOVE, params)
             if result.rowcount != 1:
+                with self._lock:
+                    self._games.pop(stored.id, None)
                 raise Conflict("the game changed meanwhile (another tab?): reload it")
 
     # ------------------------------------------------------------------ records

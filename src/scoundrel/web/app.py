@@ -50,13 +50,15 @@ class NewGame(BaseModel):
 
 class MoveIn(BaseModel):
     move: str = Field(min_length=1, max_length=16)
+    after: int | None = Field(default=None, ge=0, le=10_000)
+    """How many moves the player had seen: a move chosen on an older position is refused."""
 
 
 class NicknameIn(BaseModel):
     nickname: str = Field(min_length=1, max_length=64)
 
 
-def player(request: Request, response: Response) -> str:
+async def player(request: Request, response: Response) -> str:
     """The anonymous player behind this request (an id in a cookie, made on first visit)."""
     store: GameStore = request.app.state.store
     known = request.cookies.get(PLAYER_COOKIE)
@@ -148,42 +150,42 @@ def create_app(
         return response
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def table_page(request: Request) -> HTMLResponse:
+    async def table_page(request: Request) -> HTMLResponse:
         return page(request, "table")
 
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-    def rules_page(request: Request) -> HTMLResponse:
+    async def rules_page(request: Request) -> HTMLResponse:
         return page(request, "rules")
 
     @app.get("/records", response_class=HTMLResponse, include_in_schema=False)
-    def records_page(request: Request) -> HTMLResponse:
+    async def records_page(request: Request) -> HTMLResponse:
         return page(request, "records")
 
     @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
-    def daily_page(request: Request) -> HTMLResponse:
+    async def daily_page(request: Request) -> HTMLResponse:
         return page(request, "daily")
 
     @app.get("/replay/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    async def replay_page(request: Request, game_id: str) -> HTMLResponse:
         return page(request, "replay", game=game_id)
 
     # ------------------------------------------------------------------ games
 
     @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame, me: Player) -> dict[str, Any]:
+    async def new_game(body: NewGame, me: Player) -> dict[str, Any]:
         rules = Rules.from_options(body.ruleset, body.options)
         stored = store.start(me, body.mode, rules, today=clock())
         return game_view(stored, store.state(stored), owner=True)
 
     @app.get("/api/games/current")
-    def current_game(me: Player) -> dict[str, Any]:
+    async def current_game(me: Player) -> dict[str, Any]:
         stored = store.current(me)
         if stored is None:
             return {"game": None}
         return {"game": game_view(stored, store.state(stored), owner=True)}
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, me: Player) -> dict[str, Any]:
+    async def get_game(game_id: str, me: Player) -> dict[str, Any]:
         stored = store.load(game_id)
         owner = stored.player_id == me
         if not owner and not stored.is_over:
@@ -191,12 +193,12 @@ def create_app(
         return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
 
     @app.post("/api/games/{game_id}/moves")
-    def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
-        stored, state = store.play(game_id, me, body.move.strip())
+    async def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
+        stored, state = store.play(game_id, me, body.move.strip(), after=body.after)
         return game_view(stored, state, owner=True, revealed=stored.revealed(clock()))
 
     @app.post("/api/games/{game_id}/undo")
-    def undo(game_id: str, me: Player) -> dict[str, Any]:
+    async def undo(game_id: str, me: Player) -> dict[str, Any]:
         stored, state = store.undo(game_id, me)
         return game_view(stored, state, owner=True)
 
@@ -215,18 +217,18 @@ def create_app(
         return stored
 
     @app.get("/api/games/{game_id}/record")
-    def record(game_id: str, me: Player) -> dict[str, Any]:
+    async def record(game_id: str, me: Player) -> dict[str, Any]:
         return finished(game_id, me).record.to_dict()
 
     @app.get("/api/games/{game_id}/replay")
-    def replay(game_id: str, me: Player) -> dict[str, Any]:
+    async def replay(game_id: str, me: Player) -> dict[str, Any]:
         """Every position of a finished game, for the viewer."""
         return replay_view(finished(game_id, me))
 
     # ------------------------------------------------------------------ players
 
     @app.get("/api/me")
-    def about_me(me: Player) -> dict[str, Any]:
+    async def about_me(me: Player) -> dict[str, Any]:
         history = [
             {
                 "id": game.id,
@@ -245,11 +247,11 @@ def create_app(
         return {"nickname": store.nickname(me), "stats": store.stats(me), "history": history}
 
     @app.put("/api/me/nickname")
-    def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
+    async def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
         return {"nickname": store.set_nickname(me, body.nickname)}
 
     @app.get("/api/daily")
-    def daily(
+    async def daily(
         me: Player,
         ruleset: Literal["solo", "coop"] = "solo",
         date: Annotated[str | None, Query(max_length=10)] = None,
@@ -266,12 +268,12 @@ def create_app(
         }
 
     @app.get("/api/examples")
-    def examples() -> dict[str, Any]:
+    async def examples() -> dict[str, Any]:
         """The rules pages' worked examples, played out by the core."""
         return examples_view()
 
     @app.get("/api/health", include_in_schema=False)
-    def health() -> dict[str, Any]:
+    async def health() -> dict[str, Any]:
         return {"ok": True, "games": store.count_games()}
 
     return app

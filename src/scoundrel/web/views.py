@@ -8,6 +8,7 @@ the game is over.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from scoundrel.core import FLEE, Card, Hero, Kind, Move, State
@@ -26,11 +27,15 @@ def hero_view(hero: Hero) -> dict[str, Any]:
     }
 
 
+_KIND_NAMES = {kind: kind.value for kind in Kind}
+
+
 def _counts(cards: tuple[Card, ...]) -> dict[str, dict[str, int]]:
-    counts: dict[str, dict[str, int]] = {kind.value: {} for kind in Kind}
-    for card in sorted(cards, key=lambda c: c.value):
-        bucket = counts[card.kind.value]
-        bucket[str(card.value)] = bucket.get(str(card.value), 0) + 1
+    """How many unseen cards of each kind and value, values in ascending order."""
+    tally = Counter((_KIND_NAMES[card.kind], card.value) for card in cards)
+    counts: dict[str, dict[str, int]] = {name: {} for name in _KIND_NAMES.values()}
+    for (kind, value), count in sorted(tally.items(), key=lambda item: item[0][1]):
+        counts[kind][str(value)] = count
     return counts
 
 

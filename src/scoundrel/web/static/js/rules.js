@@ -33,10 +33,12 @@ function exampleElement(name, example) {
     if (step === 0) caption.textContent = t("rules.example_start");
     else {
       const hero = example.positions[step].heroes.map((h, i) => example.ruleset === "coop" ? `${t("hero.name", { n: i + 1 })}: ${h.health}` : t("hero.health_value", { health: h.health })).join(", ");
-      caption.textContent = `${t("rules.step", { n: step, total: last })}: ${moveText(example.steps[step - 1])} → ${hero}`;
+      const token = example.steps[step - 1];
+      const mark = token.endsWith("/w") ? " ✓" : "";
+      caption.textContent = `${t("rules.step", { n: step, total: last })}: ${moveText(token)}${mark} → ${hero}`;
     }
     if (step === last && example.refused) {
-      caption.textContent += ". " + t("rules.refused", { move: moveText(example.refused.move) }) + " " + refusalText(example.refused);
+      caption.textContent += ". ✕ " + t("rules.refused", { move: moveText(example.refused.move) }) + " " + refusalText(example.refused);
     }
     prev.disabled = step === 0; next.disabled = step === last;
   };

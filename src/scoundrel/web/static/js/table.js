@@ -63,11 +63,14 @@ async function play(token) {
   busy = true;
   const before = game;
   try {
-    const after = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { move: token } });
+    const after = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { move: token, after: game.moves.length } });
     selected = null; giving = false;
     show(after, before);
   } catch (error) {
     toast(error.message, "error");
+    if (error.status === 409 && error.code === "conflict") {
+      show(await api(`/api/games/${game.id}`).catch(() => game));  // another tab moved
+    }
   } finally { busy = false; }
 }
 
@@ -251,6 +254,9 @@ function roomPanel(before) {
     card.setAttribute("aria-pressed", selected === i ? "true" : "false");
     card.setAttribute("aria-keyshortcuts", String(i + 1));
     card.append(el("span", { class: "key", "aria-hidden": "true", text: String(i + 1) }));
+    if (game.legal.some((m) => m.card === code && m.help)) {
+      card.append(el("span", { class: "give-mark", text: t("table.can_give") }));
+    }
     card.disabled = game.status !== "playing";
     card.addEventListener("click", () => { selected = selected === i ? null : i; giving = false; render(); });
     row.append(card);
