@@ -805,8 +805,18 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
         "today": TODAY.isoformat(),
         "ruleset": "solo",
         "leaderboard": [],
+        "yours": None,
     }
-    mine = play_to_end(client, new_game(client, mode="daily"))
+    started = new_game(client, mode="daily")
+    assert client.get("/api/daily").json()["yours"] == {
+        "id": started["id"],
+        "status": "playing",
+        "score": None,
+    }
+    mine = play_to_end(client, started)
+    yours = client.get("/api/daily").json()["yours"]
+    assert yours == {"id": mine["id"], "status": mine["status"], "score": mine["score"]}
+    assert other.get("/api/daily").json()["yours"] is None
 
     def last_move(view: View) -> str:
         token: str = view["legal"][-1]["move"]

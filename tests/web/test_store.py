@@ -361,7 +361,7 @@ def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
     player = stores[0].ensure_player(None)
     barrier = threading.Barrier(2, timeout=10)
     for store in stores:
-        attempt = store._daily_attempt
+        attempt = store.daily_attempt
         calls = [0]
 
         def first_call_waits(*args: Any, attempt: Any = attempt, calls: list[int] = calls) -> Any:
@@ -371,7 +371,7 @@ def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
                 barrier.wait()  # both have looked and found nothing
             return found
 
-        store._daily_attempt = first_call_waits  # type: ignore[method-assign]
+        store.daily_attempt = first_call_waits  # type: ignore[method-assign]
     results: list[Any] = [None, None]
 
     def start(index: int) -> None:

@@ -227,7 +227,7 @@ class GameStore:
             if rules != Rules.from_options(rules.ruleset):
                 raise StoreError("the dungeon of the day is played with the standard options")
             date = (today or stamp.date()).isoformat()
-            existing = self._daily_attempt(player_id, date, rules.ruleset)
+            existing = self.daily_attempt(player_id, date, rules.ruleset)
             if existing is not None:
                 return existing
             deck = daily_deal(rules, date, self.daily_secret)
@@ -258,14 +258,15 @@ class GameStore:
                 connection.execute(insert(games).values(**values))
         except Exception:
             if mode == "daily":  # a second request raced us to the day's attempt
-                existing = self._daily_attempt(player_id, date or "", rules.ruleset)
+                existing = self.daily_attempt(player_id, date or "", rules.ruleset)
                 if existing is not None:
                     return existing
             raise
         self._remember(game_id, (), state)
         return self.load(game_id)
 
-    def _daily_attempt(self, player_id: str, date: str, ruleset: str) -> StoredGame | None:
+    def daily_attempt(self, player_id: str, date: str, ruleset: str) -> StoredGame | None:
+        """The player's attempt at the dungeon of ``date``, if any (M2: one per day)."""
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(games).where(

@@ -38,7 +38,6 @@ from .views import game_view, replay_view
 PLAYER_COOKIE = "scoundrel_player"
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
-PAGES = {"table", "rules", "records", "daily", "replay"}
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
 
@@ -149,21 +148,21 @@ def create_app(
             response.set_cookie(LANG_COOKIE, lang, max_age=10 * YEAR, samesite="lax")
         return response
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def table_page(request: Request) -> HTMLResponse:
-        return page(request, "table")
+    def simple_page(name: str) -> Any:
+        async def show(request: Request) -> HTMLResponse:
+            return page(request, name)
 
-    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-    async def rules_page(request: Request) -> HTMLResponse:
-        return page(request, "rules")
+        return show
 
-    @app.get("/records", response_class=HTMLResponse, include_in_schema=False)
-    async def records_page(request: Request) -> HTMLResponse:
-        return page(request, "records")
-
-    @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
-    async def daily_page(request: Request) -> HTMLResponse:
-        return page(request, "daily")
+    for path, name in (
+        ("/", "table"),
+        ("/rules", "rules"),
+        ("/records", "records"),
+        ("/daily", "daily"),
+    ):
+        app.add_api_route(
+            path, simple_page(name), response_class=HTMLResponse, include_in_schema=False
+        )
 
     @app.get("/replay/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, game_id: str) -> HTMLResponse:
@@ -260,11 +259,15 @@ def create_app(
             day = parse_date(date) if date else clock()
         except ValueError as error:
             raise StoreError(str(error)) from None
+        mine = store.daily_attempt(me, day.isoformat(), ruleset)
         return {
             "date": day.isoformat(),
             "today": clock().isoformat(),
             "ruleset": ruleset,
             "leaderboard": store.leaderboard(day.isoformat(), ruleset, viewer=me),
+            "yours": None
+            if mine is None
+            else {"id": mine.id, "status": mine.status, "score": mine.score},
         }
 
     @app.get("/api/examples")

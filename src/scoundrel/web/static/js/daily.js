@@ -19,8 +19,10 @@ export async function start(main) {
     tabs.append(a);
   }
   main.append(tabs);
-  if (data.date === data.today) {
-    const play = el("button", t("daily.play"), "primary");
+  if (data.yours && data.yours.status !== "playing") {
+    main.append(el("p", t("daily.played", { score: data.yours.score, result: t(`status.${data.yours.status}`) }), "lead"));
+  } else if (data.date === data.today) {
+    const play = el("button", t(data.yours ? "daily.continue" : "daily.play"), "primary");
     play.addEventListener("click", async () => {
       try {
         const game = await api("/api/games", { method: "POST", body: { mode: "daily", ruleset } });

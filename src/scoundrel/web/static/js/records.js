@@ -14,7 +14,7 @@ export async function start(main) {
     const section = el("section", undefined, "stats");
     section.append(el("h2", `${t(`mode.${s.mode}`)} · ${t(`ruleset.${s.ruleset}`)}`));
     const dl = el("dl", undefined, "figures");
-    const add = (k, v) => dl.append(el("dt", t(k)), el("dd", String(v)));
+    const add = (k, v) => { const pair = el("div", undefined, "figure"); pair.append(el("dt", t(k)), el("dd", String(v))); dl.append(pair); };
     add("records.played", s.played);
     add("records.won", s.won);
     add("records.win_rate", `${Math.round(s.win_rate * 1000) / 10}%`);
