@@ -405,3 +405,23 @@ def test_a_second_server_process_sees_moves_made_by_the_first(db_url: str) -> No
     assert one.load(game.id).moves == (first, second)
     with pytest.raises(Conflict):
         one.play(game.id, player, first_legal(one, game.id), after=1)
+
+
+def test_a_game_in_play_continues_after_a_restart(db_url: str) -> None:
+    """Reload, close the browser or restart the server: the same game goes on (the player's
+    cookie and the database are all it takes)."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(db_url, today=lambda: TODAY)) as before:
+        view = before.post("/api/games", json={"ruleset": "coop"}).json()
+        for _ in range(3):
+            move = view["legal"][0]["move"]
+            view = before.post(f"/api/games/{view['id']}/moves", json={"move": move}).json()
+        cookies = dict(before.cookies)
+    with TestClient(create_app(db_url, today=lambda: TODAY), cookies=cookies) as after:
+        current = after.get("/api/games/current").json()["game"]
+        assert current == view
+        move = current["legal"][0]["move"]
+        moved = after.post(f"/api/games/{view['id']}/moves", json={"move": move})
+        assert moved.status_code == 200
+        assert moved.json()["moves"] == [*view["moves"], move]
