@@ -137,6 +137,14 @@ def _row_to_game(row: Any) -> StoredGame:
     )
 
 
+def _put(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Remember ``value`` as the newest entry of a cache that keeps the ``size`` newest."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
 class GameStore:
     """Players, their games, their records and the daily leaderboard."""
 
@@ -194,9 +202,7 @@ class GameStore:
 
     def _know(self, player_id: str) -> None:
         with self._lock:
-            self._known_players[player_id] = None
-            while len(self._known_players) > 100_000:
-                self._known_players.popitem(last=False)
+            _put(self._known_players, player_id, None, 100_000)
 
     def nickname(self, player_id: str) -> str | None:
         with self.engine.connect() as connection:
@@ -256,7 +262,7 @@ class GameStore:
         try:
             with self.engine.begin() as connection:
                 connection.execute(insert(games).values(**values))
-        except Exception:
+        except IntegrityError:
             if mode == "daily":  # a second request raced us to the day's attempt
                 existing = self.daily_attempt(player_id, date or "", rules.ruleset)
                 if existing is not None:
@@ -290,10 +296,7 @@ class GameStore:
 
     def _keep(self, stored: StoredGame) -> StoredGame:
         with self._lock:
-            self._games[stored.id] = stored
-            self._games.move_to_end(stored.id)
-            while len(self._games) > self._cache_size:
-                self._games.popitem(last=False)
+            _put(self._games, stored.id, stored, self._cache_size)
         return stored
 
     def owned(self, game_id: str, player_id: str, fresh: bool = True) -> StoredGame:
@@ -323,9 +326,7 @@ class GameStore:
 
     def _remember(self, game_id: str, moves: tuple[str, ...], state: State) -> None:
         with self._lock:
-            self._states[(game_id, " ".join(moves))] = state
-            while len(self._states) > self._cache_size:
-                self._states.popitem(last=False)
+            _put(self._states, (game_id, " ".join(moves)), state, self._cache_size)
 
     def play(
         self, game_id: str, player_id: str, move: Move | str, after: int | None = None
