@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from scoundrel import __version__
 from scoundrel.core import (
+    ALL_CARDS,
     IllegalMoveError,
     NotationError,
     OptionError,
@@ -39,6 +40,9 @@ PLAYER_COOKIE = "scoundrel_player"
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
+#: What each card is (S1, C2), as the core says: the browser draws cards from this rather
+#: than deciding by suit and value itself.
+CARD_KINDS = {card.code: card.kind.value for card in ALL_CARDS}
 
 
 class NewGame(BaseModel):
@@ -139,7 +143,14 @@ def create_app(
             title=messages.get(f"page.{name}", "Scoundrel"),
             version=__version__,
             boot=json.dumps(
-                {"lang": lang, "page": name, "languages": LANGUAGES, "messages": messages, **data},
+                {
+                    "lang": lang,
+                    "page": name,
+                    "languages": LANGUAGES,
+                    "messages": messages,
+                    "kinds": CARD_KINDS,
+                    **data,
+                },
                 ensure_ascii=False,
             ).replace("<", "\\u003c"),  # no "</script>" nor "<!--" from data (a game id)
         )

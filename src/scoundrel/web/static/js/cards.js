@@ -1,5 +1,5 @@
 // Cards drawn by the game itself: rank, suit symbol, colour and a text label.
-import { t } from "./i18n.js";
+import { t, bootData } from "./i18n.js";
 
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const FACE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -13,11 +13,9 @@ export function parse(code) {
 }
 const FACE_VALUE = { J: 11, Q: 12, K: 13, A: 14 };
 
+// monster, weapon or potion: the server sends every card's kind from the rules core
 export function kind(card) {
-  if (card.joker) return "monster";
-  if (card.suit === "D" && card.value <= 10) return "weapon";
-  if (card.suit === "H" && card.value <= 10) return "potion";
-  return "monster";
+  return bootData.kinds[card.code];
 }
 
 export function symbol(code) {
