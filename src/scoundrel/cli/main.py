@@ -1,4 +1,4 @@
-"""The ``scoundrel`` command: deal, replay, play, bench."""
+"""The ``scoundrel`` command: deal, replay, play, bench, solve, analyse, bot, serve."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from scoundrel import __version__
 from scoundrel.core import (
@@ -19,11 +21,15 @@ from scoundrel.core import (
     ReplayError,
     Rules,
     daily_deal,
+    format_moves,
     parse_date,
     random_deal,
 )
 
-from .render import outcome_text, position_text
+if TYPE_CHECKING:
+    from scoundrel.solver.bot import BotResult
+
+from .render import analysis_text, outcome_text, position_text
 
 
 class UsageError(Exception):
@@ -52,9 +58,14 @@ def _new_game(args: argparse.Namespace, rules: Rules) -> Game:
     return Game(rules, random_deal(rules, args.seed))
 
 
-def _add_deal_options(parser: argparse.ArgumentParser) -> None:
+def _add_deal_options(
+    parser: argparse.ArgumentParser, ruleset_default: str | None = "solo"
+) -> None:
     parser.add_argument(
-        "--ruleset", choices=("solo", "coop"), default="solo", help="solo (default) or coop"
+        "--ruleset",
+        choices=("solo", "coop"),
+        default=ruleset_default,
+        help="solo (default) or coop",
     )
     parser.add_argument(
         "--option",
@@ -152,6 +163,193 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _position(args: argparse.Namespace) -> tuple[Game, str]:
+    """The game a solve starts from: a record (continued where it stops) or a deal."""
+    if args.record is not None:
+        if args.seed is not None or args.daily is not None:
+            raise UsageError("give a record or --seed/--daily, not both")
+        if args.ruleset is not None or args.option:
+            raise UsageError("a record names its own rules: drop --ruleset and --option")
+        try:
+            return Record.load(args.record).replay(), args.record
+        except ReplayError as error:
+            raise UsageError(
+                f"{args.record}: move {error.position} ({error.token}) is not legal: {error.reason}"
+            ) from None
+        except RecordError as error:
+            raise UsageError(f"{args.record}: {error}") from None
+    if args.seed is None and args.daily is None:
+        raise UsageError("give a record, --seed N or --daily [DATE]")
+    if args.ruleset is None:
+        args.ruleset = "solo"
+    rules = _rules(args)
+    game = _new_game(args, rules)
+    where = f"seed {args.seed}" if args.seed is not None else f"daily {args.daily or 'today'}"
+    return game, f"{rules.ruleset} {where}"
+
+
+def _searching(stage: str, show: bool) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
+    """A progress line on standard error (only on a terminal), and how to clear it."""
+    if not show:
+        return None, lambda: None
+    started = time.monotonic()
+    last = [0.0]
+
+    def report(nodes: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.2:
+            last[0] = now
+            print(
+                f"\r{stage}: {nodes:,} positions, {now - started:.1f} s (Ctrl+C stops) ",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def clear() -> None:
+        if last[0]:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+    return report, clear
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from scoundrel.solver import Cancelled, solve
+
+    game, where = _position(args)
+    report, clear = _searching("solving", sys.stderr.isatty() and not args.json)
+    try:
+        solution = solve(game.state, best=args.best, progress=report)
+    except (Cancelled, KeyboardInterrupt):
+        clear()
+        print("scoundrel solve: cancelled", file=sys.stderr)
+        return 130
+    clear()
+    if args.json:
+        print(json.dumps(solution.to_dict()))
+        return 0
+    state = game.state
+    moved = f" after {len(game.moves)} moves" if game.moves else ""
+    print(f"{where}{moved}:")
+    if state.is_over:
+        print(f"The game is over: {state.status.value}, score {state.score}.")
+        return 0
+    print(f"Winnable: {'yes' if solution.winnable else 'no'}.")
+    if solution.best_score is not None:
+        print(f"Best reachable score: {solution.best_score}.")
+    if solution.line:
+        what = "best line" if args.best else "winning line"
+        print(f"A {what} ({len(solution.line)} moves, score {solution.score}):")
+        print("  " + format_moves(solution.line))
+    print(f"Searched {solution.nodes:,} positions in {solution.seconds:.3f} s.")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from scoundrel.solver import Cancelled, analyse
+
+    try:
+        record = Record.load(args.record)
+        game = record.replay()
+    except ReplayError as error:
+        raise UsageError(
+            f"{args.record}: move {error.position} ({error.token}) is not legal: {error.reason}"
+        ) from None
+    except RecordError as error:
+        raise UsageError(f"{args.record}: {error}") from None
+    report, clear = _searching("analysing", sys.stderr.isatty() and not args.json)
+    start = Game(game.rules, record.deck).state
+    try:
+        result = analyse(
+            start, game.moves, progress=None if report is None else lambda _, n: report(n)
+        )
+    except (Cancelled, KeyboardInterrupt):
+        clear()
+        print("scoundrel analyse: cancelled", file=sys.stderr)
+        return 130
+    clear()
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    print(analysis_text(result))
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from scoundrel.solver.bot import BotResult, play_games
+
+    rules = _rules(args)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    bar = _bar(args.games, sys.stderr.isatty() and not args.json)
+    started = time.perf_counter()
+    try:
+        if args.jobs == 1:
+            result = play_games(rules, args.games, args.seed, progress=bar)
+        else:
+            result = _bot_jobs(rules, args.games, args.seed, args.jobs, bar)
+    except KeyboardInterrupt:
+        print("\nscoundrel bot: cancelled", file=sys.stderr)
+        return 130
+    result = BotResult(result.games, result.wins, result.total_score, time.perf_counter() - started)
+    if bar is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    low, high = result.ci95
+    print(
+        f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())}): "
+        f"{result.wins:,} wins in {result.games:,} games = {result.win_rate:.2%} "
+        f"(95% CI {low:.2%}–{high:.2%}), mean score {result.mean_score:.2f}, "
+        f"{result.seconds:.1f} s (seeds {args.seed}–{args.seed + args.games - 1})"
+    )
+    return 0
+
+
+def _bar(total: int, show: bool) -> Callable[[int], None] | None:
+    if not show:
+        return None
+    last = [-1]
+
+    def update(done: int) -> None:
+        percent = done * 100 // total
+        if percent != last[0]:
+            last[0] = percent
+            filled = percent * 30 // 100
+            print(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} games",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return update
+
+
+def _bot_jobs(
+    rules: Rules, games: int, seed: int, jobs: int, bar: Callable[[int], None] | None
+) -> BotResult:
+    """Split the seeds into chunks played by ``jobs`` processes."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from scoundrel.solver.bot import BotResult as Result
+    from scoundrel.solver.bot import play_games
+
+    chunk = max(1, min(500, games // (jobs * 4) or 1))
+    starts = range(seed, seed + games, chunk)
+    total = Result(0, 0, 0, 0.0)
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(play_games, rules, min(chunk, seed + games - s), s) for s in starts]
+        for future in as_completed(futures):
+            total = total + future.result()
+            if bar is not None:
+                bar(total.games)
+    return total
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -221,6 +419,32 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
+    solve = commands.add_parser(
+        "solve", help="could a deal be won? (sees the whole dungeon: for analysis)"
+    )
+    solve.add_argument(
+        "record", nargs="?", metavar="RECORD.json", help="a record; continues after its moves"
+    )
+    _add_deal_options(solve, ruleset_default=None)
+    solve.add_argument("--best", action="store_true", help="find the best reachable score")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.set_defaults(func=cmd_solve)
+
+    analyse = commands.add_parser(
+        "analyse", aliases=["analyze"], help="where did a game slip? (best score, first slip)"
+    )
+    analyse.add_argument("record", metavar="RECORD.json")
+    analyse.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse.set_defaults(func=cmd_analyse)
+
+    bot = commands.add_parser("bot", help="the fair bot's win rate over seeded deals")
+    bot.add_argument("--games", type=int, default=1000, help="games (default 1000)")
+    bot.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    bot.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
+    bot.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
+    bot.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
+    bot.add_argument("--json", action="store_true")
+    bot.set_defaults(func=cmd_bot)
     return parser
 
 

@@ -6,7 +6,23 @@ free of box drawing so that a screen reader reads them well.
 
 from __future__ import annotations
 
-from scoundrel.core import Card, Hero, Kind, Move, Observation, Preview, Rules, Score, State
+from typing import TYPE_CHECKING
+
+from scoundrel.core import (
+    Card,
+    Hero,
+    Kind,
+    Move,
+    Observation,
+    Preview,
+    Rules,
+    Score,
+    State,
+    format_moves,
+)
+
+if TYPE_CHECKING:
+    from scoundrel.solver import Analysis
 
 VALUE_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker"}
 
@@ -158,3 +174,36 @@ def outcome_text(state: State) -> str:
         return "The game goes on."
     heading = "The dungeon is cleared!" if state.status == "won" else "The dungeon wins."
     return heading + "\n" + score_text(breakdown)
+
+
+def analysis_text(result: Analysis) -> str:
+    """A post-game analysis in a few sentences."""
+    lines = []
+    if result.winnable:
+        lines.append(f"The deal could be won. The best possible score was {result.best_score}.")
+    else:
+        lines.append(
+            f"The deal could not be won, even knowing every card. "
+            f"The best possible score was {result.best_score}."
+        )
+    if result.score is None:
+        lines.append(f"Your game is still on after {result.moves} moves.")
+    else:
+        lines.append(f"Your game scored {result.score} in {result.moves} moves.")
+    slip = result.slip
+    if slip is None:
+        lines.append(
+            "Every move kept the best score within reach."
+            if result.score is not None
+            else "So far every move kept the best score within reach."
+        )
+    else:
+        lines.append(
+            f"The first slip was move {slip.number}, {slip.played.token}: before it the best "
+            f"reachable score was {slip.best_before}, after it {slip.best_after}."
+        )
+        lines.append(
+            f"Better was {slip.better.token}, for example: {format_moves(slip.better_line)}"
+        )
+    lines.append(f"({result.nodes:,} positions searched in {result.seconds:.2f} s.)")
+    return "\n".join(lines)

@@ -1,0 +1,32 @@
+"""Search and play: the perfect-information solver, the fair bot, hints and post-game
+analysis. Standard library only, like the rules core it builds on.
+
+>>> from scoundrel.core import Rules, State, random_deal
+>>> from scoundrel.solver import solve
+>>> solution = solve(State.new(Rules.solo(), random_deal(Rules.solo(), 0)))
+>>> solution.winnable
+True
+"""
+
+from .analysis import Analysis, Slip, analyse
+from .bot import Bot, BotResult, Choice, Weights, play_game, play_games
+from .hint import Hint, hint
+from .search import Cancelled, Solution, reach, solve
+
+__all__ = [
+    "Analysis",
+    "Bot",
+    "BotResult",
+    "Cancelled",
+    "Choice",
+    "Hint",
+    "Slip",
+    "Solution",
+    "Weights",
+    "analyse",
+    "hint",
+    "play_game",
+    "play_games",
+    "reach",
+    "solve",
+]

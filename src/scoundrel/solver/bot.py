@@ -1,0 +1,314 @@
+"""A fair bot: it plays from what a player sees (:class:`~scoundrel.core.Observation`), never
+from the order of the dungeon.
+
+At each room it looks at every way to face it that no other way beats on health, weapon and
+reach (the same room expansion the solver uses) and scores where each leaves the heroes:
+
+* health, plus what the weapon in hand should still save: its value times the number of
+  monsters it can reach that are likely to come before another weapon replaces it;
+* the card left in the room, which comes back in the next: a monster there must still be
+  fought, a potion there can heal in a room where no potion has been drunk yet.
+
+To decide whether to flee it deals itself sample rooms from the cards it has not seen (in a
+way fixed by what it sees, so the same position always gets the same answer) and compares
+the average of facing them with facing this room. Weights were tuned by playing seeded
+games (``benchmarks/bot.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.deal import random_deal
+from ..core.moves import FLEE, Move
+from ..core.observation import Observation
+from ..core.rules import Rules
+from ..core.state import State, Status
+from .model import Expansion, Heroes, Line, code, room_moves
+
+SAMPLES = 12
+"""Sample rooms dealt to judge a flee."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    weapon: float = 0.8
+    """How much of the weapon in hand's expected savings counts as health."""
+    monster: float = 0.4
+    """Health a monster still to come is expected to cost, per point of its value."""
+    potion: float = 0.6
+    """Health a potion still to come is expected to give, per point."""
+    spare_weapon: float = 1.0
+    """Health a weapon still to come is expected to save, per point of its value."""
+    flee_margin: float = 0.5
+    """Flee only when the sampled rooms look better by this much."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the bot would do in a room, and why."""
+
+    moves: tuple[Move, ...]
+    """The rest of the room as the bot plans it (a flee is just ``(F,)``)."""
+    value: float
+    face_value: float | None
+    """The best value of facing this room (``None`` when it cannot be faced)."""
+    flee_value: float | None
+    """The average value of the sampled rooms after a flee (``None`` if not allowed)."""
+    damage: tuple[int, ...]
+    """Health each hero loses over the planned moves (negative: gained)."""
+    kept: str | None
+    """The code of the card the plan leaves in the room, if any."""
+
+    @property
+    def move(self) -> Move:
+        return self.moves[0]
+
+
+class Bot:
+    """``Bot().choose(observation)`` gives a move; :meth:`plan` says why."""
+
+    def __init__(self, weights: Weights | None = None, samples: int = SAMPLES) -> None:
+        self.weights = weights or Weights()
+        self.samples = samples
+
+    def choose(self, observation: Observation) -> Move:
+        return self.plan(observation).move
+
+    def plan(self, observation: Observation) -> Choice:
+        if observation.score is not None or not observation.legal_moves:
+            raise ValueError("the game is over: there is nothing to choose")
+        view = _View(observation, self.weights)
+        can_flee = any(move is FLEE for move in observation.legal_moves)
+        face = view.best_face(view.room, view.heroes, view.taken, view.potions, view.help_used)
+        flee_value = view.flee_value(self.samples) if can_flee else None
+        heroes = len(observation.heroes)
+        if flee_value is not None and (
+            face is None or flee_value > face[0] + self.weights.flee_margin
+        ):
+            return Choice(
+                (FLEE,), flee_value, face[0] if face else None, flee_value, (0,) * heroes, None
+            )
+        if face is None:  # every way through the room is fatal: die as late as possible
+            line = view.last_stand()
+            moves = room_moves(observation.room, line)
+            return Choice(tuple(moves), -100.0, None, None, (0,) * heroes, None)
+        value, line, after, kept = face
+        moves = room_moves(observation.room, line)
+        damage = tuple(
+            before - now for before, now in zip(view.heroes[0::3], after[0::3], strict=True)
+        )
+        kept_code = next((c.code for c in observation.room if code(c) == kept), None)
+        return Choice(tuple(moves), value, value, flee_value, damage, kept_code)
+
+
+class _View:
+    """One observation in search form, with what the bot's scoring needs."""
+
+    def __init__(self, observation: Observation, weights: Weights) -> None:
+        self.o = observation
+        self.w = weights
+        rules = observation.rules
+        self.strict = rules.strict
+        self.coop = rules.coop_game
+        heroes: list[int] = []
+        for hero in observation.heroes:
+            weapon = hero.weapon.value if hero.weapon is not None else 0
+            reach = 0 if hero.reach is None else hero.reach + 1
+            heroes += [hero.health, weapon, reach]
+        self.heroes: Heroes = tuple(heroes)
+        self.leader = observation.leader - 1
+        self.room = tuple(code(c) for c in observation.room)
+        self.taken = observation.resolved_in_room
+        self.potions = tuple(h.potion_used for h in observation.heroes)
+        self.help_used = observation.help_used
+        self.unseen = tuple(code(c) for c in observation.unseen)
+        self.bottom = tuple(code(c) for c in observation.known_bottom)
+        self.final = observation.final_room
+        pool = self.unseen + self.bottom
+        self.pool_monsters = sorted((c for c in pool if c < 16), reverse=True)
+        self.pool_weapons = sum(1 for c in pool if 16 <= c < 32)
+        self.pool_potions = [c - 32 for c in pool if c >= 32]
+
+    # ------------------------------------------------------------------ scoring
+
+    def _savings(self, weapon: int, reach: int, carry: int) -> float:
+        """Health the weapon in hand should still save."""
+        if not weapon:
+            return 0.0
+        monsters = self.pool_monsters
+        reachable = [m for m in monsters if m < reach]
+        if 0 < carry < 16 and carry < reach:
+            reachable.append(carry)
+        if not reachable:
+            return 0.0
+        # monsters likely to come before the next weapon replaces this one
+        before_next = (len(monsters) + 1) / (self.pool_weapons + 1)
+        uses = min(len(reachable), before_next)
+        reachable.sort(reverse=True)
+        top = reachable[: max(1, round(uses))]
+        return sum(min(m, weapon) for m in top) * uses / len(top)
+
+    def worth(self, cards: tuple[int, ...]) -> float:
+        """What cards still to come are expected to be worth, in health."""
+        w = self.w
+        total = 0.0
+        for card in cards:
+            if card < 16:
+                total -= w.monster * card
+            elif card < 32:
+                total += w.spare_weapon * (card - 16)
+            else:
+                total += w.potion * (card - 32)
+        return total
+
+    def value(self, heroes: Heroes, carry: int) -> float:
+        """Health, plus what the weapon in hand should save, plus the card kept."""
+        w = self.w
+        total = 0.0
+        for i in range(0, len(heroes), 3):
+            total += heroes[i] + w.weapon * self._savings(heroes[i + 1], heroes[i + 2], carry)
+        return total + (self.worth((carry,)) if carry else 0.0)
+
+    # ------------------------------------------------------------------ choices
+
+    def best_face(
+        self,
+        room: tuple[int, ...],
+        heroes: Heroes,
+        taken: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
+    ) -> tuple[float, Line, Heroes, int] | None:
+        """The best way to face ``room``: (value, line, heroes after, card kept)."""
+        final = self.final and room is self.room
+        n = len(room) if final else 3 - taken
+        expansion = Expansion(self.strict, self.coop, False)
+        expansion.run(room, n, heroes, self.leader, potions, help_used)
+        best: tuple[float, Line, Heroes, int] | None = None
+        for (rest, after), line in expansion.outcomes.items():
+            if final:
+                score = sum(after[0::3]) + (
+                    expansion.last[(rest, after)] if not self.coop and after[0] == 20 else 0
+                )
+                value = float(score)
+            else:
+                value = self.value(after, rest[0] if rest else 0)
+            if best is None or value > best[0]:
+                best = (value, line, after, rest[0] if rest else 0)
+        return best
+
+    def last_stand(self) -> Line:
+        """A fatal line that slays as much as it can before the end."""
+        expansion = Expansion(self.strict, self.coop, True)
+        n = len(self.room) if self.final else 3 - self.taken
+        expansion.run(self.room, n, self.heroes, self.leader, self.potions, self.help_used)
+        _, line = max(((len(line), sum(after[0::3])), line) for after, _, line in expansion.deaths)
+        return line
+
+    def flee_value(self, samples: int) -> float:
+        """The average value of facing a room dealt from the unseen cards after a flee."""
+        hidden = list(self.unseen)
+        if len(hidden) < 4:
+            # the next room would hold the fled cards themselves, in a known order
+            hidden_room = tuple(hidden) + (self.bottom + self.room)[: 4 - len(hidden)]
+            rooms = [hidden_room]
+        else:
+            rng = random.Random(repr((self.room, self.heroes, self.unseen, self.bottom)))
+            rooms = [tuple(rng.sample(hidden, 4)) for _ in range(samples)]
+        total = 0.0
+        fresh = (False,) * len(self.potions)
+        # the fled room is still to come; the sampled room is no longer
+        fled = self.worth(self.room)
+        for room in rooms:
+            face = self.best_face(room, self.heroes, 0, fresh, False)
+            if face is None:
+                total -= 100.0
+            else:
+                total += face[0] + fled - self.worth(room)
+        return total / len(rooms)
+
+
+def play_game(bot: Bot, state: State) -> State:
+    """Play a whole game from ``state`` with ``bot`` (it sees only observations)."""
+    while not state.is_over:
+        for move in bot.plan(state.observation(state.leader)).moves:
+            state = state.apply(move)
+            if state.is_over:
+                break
+    return state
+
+
+@dataclass(frozen=True)
+class BotResult:
+    games: int
+    wins: int
+    total_score: int
+    seconds: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Wilson score interval for the win rate."""
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    def __add__(self, other: BotResult) -> BotResult:
+        return BotResult(
+            self.games + other.games,
+            self.wins + other.wins,
+            self.total_score + other.total_score,
+            max(self.seconds, other.seconds),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 5),
+            "ci95": [round(low, 5), round(high, 5)],
+            "mean_score": round(self.mean_score, 3),
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    if not trials:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_games(
+    rules: Rules,
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    bot: Bot | None = None,
+) -> BotResult:
+    """Play the seeded deals ``seed`` .. ``seed + games - 1``."""
+    bot = bot or Bot()
+    started = time.perf_counter()
+    wins = total = 0
+    for i in range(games):
+        end = play_game(bot, State.new(rules, random_deal(rules, seed + i)))
+        wins += end.status is Status.WON
+        total += end.score or 0
+        if progress is not None:
+            progress(i + 1)
+    return BotResult(games, wins, total, time.perf_counter() - started)

@@ -1,0 +1,269 @@
+"""A compact model of a position for searching: cards as small integers, heroes as tuples.
+
+The search needs millions of room expansions, so it works on plain integers rather than on
+:class:`~scoundrel.core.State` objects. This module is the one place that turns a core state
+into that form, and ``tests/solver/test_model.py`` checks that :func:`expand` gives exactly
+the outcomes the core's own rules give, room after room, so the two cannot drift apart.
+
+Card codes: a monster is its value (2-15), a weapon ``16 + value``, a potion ``32 + value``.
+Same-value cards of different suits get the same code, so the search treats them alike.
+
+A hero is three integers: health, weapon value (0: none) and *reach*, the value below which
+the weapon can still be used (0: no weapon; :data:`FRESH` for an unused one; S9/C7 wear sets
+it to the last kill in strict play and one more in lenient play). Solo heroes are
+``(h, w, r)``; co-op heroes ``(h1, w1, r1, h2, w2, r2)``.
+
+A move is an integer too: the card code, plus :data:`WITH_WEAPON` for ``/w`` and
+:data:`HELP` for the co-op help card; :data:`FLEE_MOVE` is ``F``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.cards import Card, Kind
+from ..core.moves import CARD_MOVES, FLEE, Move
+from ..core.rules import MAX_HEALTH
+from ..core.state import State
+
+FRESH = 16
+WITH_WEAPON = 64
+HELP = 128
+FLEE_MOVE = 256
+_CODE = 63
+
+Heroes = tuple[int, ...]
+Line = tuple[int, ...]
+
+
+def code(card: Card) -> int:
+    """The search code of a card."""
+    if card.kind is Kind.MONSTER:
+        return card.value
+    if card.kind is Kind.WEAPON:
+        return 16 + card.value
+    return 32 + card.value
+
+
+@dataclass(frozen=True)
+class Position:
+    """A core state in search form. ``taken``, ``potions`` and ``help_used`` describe a room
+    that is partly resolved; ``potions`` has one flag per hero (S10, C6)."""
+
+    room: tuple[int, ...]
+    dungeon: tuple[int, ...]
+    heroes: Heroes
+    leader: int
+    fled: bool
+    taken: int
+    potions: tuple[bool, ...]
+    help_used: bool
+    strict: bool
+    coop: bool
+    death_score: str
+    last_potion: int
+    """The value of the last resolved card if it was a potion, else 0 (S13 bonus)."""
+
+    @classmethod
+    def of(cls, state: State) -> Position:
+        heroes: list[int] = []
+        for hero in state.heroes:
+            weapon = hero.weapon.value if hero.weapon is not None else 0
+            reach = 0 if hero.reach is None else hero.reach + 1
+            if hero.weapon is not None and not hero.stack:
+                reach = FRESH
+            heroes += [hero.health, weapon, reach]
+        last = state.last_resolved
+        rules = state.rules
+        return cls(
+            room=tuple(code(c) for c in state.room),
+            dungeon=tuple(code(c) for c in state.dungeon),
+            heroes=tuple(heroes),
+            leader=state.leader - 1,
+            fled=state.fled_into,
+            taken=state.resolved_in_room,
+            potions=tuple(h.potion_used for h in state.heroes),
+            help_used=state.help_used,
+            strict=rules.strict,
+            coop=rules.coop_game,
+            death_score=rules.death_score,
+            last_potion=last.value if last is not None and last.kind is Kind.POTION else 0,
+        )
+
+
+def _fight(heroes: Heroes, at: int, card: int, weapon: bool, strict: bool) -> Heroes:
+    h, w, r = heroes[at], heroes[at + 1], heroes[at + 2]
+    if weapon:
+        h -= card - w if card > w else 0
+        r = card if strict else card + 1
+    else:
+        h -= card
+    return (*heroes[:at], h, w, r, *heroes[at + 3 :])
+
+
+class Expansion:
+    """Every way to resolve ``n`` more cards of a room, for one position of the heroes.
+
+    ``outcomes`` maps ``(rest, heroes)`` to the first line found for it, where ``rest`` is
+    the tuple of cards left in the room. ``deaths`` (collected only when asked) are
+    ``(heroes, rest, line)`` for lines where a hero dies, the last move being the fatal one.
+    ``last`` maps an outcome to the value of its last card when that was a potion (S13).
+    """
+
+    __slots__ = ("coop", "deaths", "last", "outcomes", "strict", "want_deaths")
+
+    def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
+        self.strict = strict
+        self.coop = coop
+        self.want_deaths = want_deaths
+        self.outcomes: dict[tuple[tuple[int, ...], Heroes], Line] = {}
+        self.last: dict[tuple[tuple[int, ...], Heroes], int] = {}
+        self.deaths: list[tuple[Heroes, tuple[int, ...], Line]] = []
+
+    def run(
+        self,
+        room: tuple[int, ...],
+        n: int,
+        heroes: Heroes,
+        leader: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
+    ) -> Expansion:
+        if self.coop:
+            self._coop(room, n, heroes, leader * 3, potions, help_used, (), 0)
+        else:
+            self._solo(room, n, heroes, potions[0], (), 0)
+        return self
+
+    def _done(self, room: tuple[int, ...], heroes: Heroes, line: Line, potion: int) -> None:
+        key = (room, heroes)
+        if key not in self.outcomes or potion > self.last[key]:
+            self.outcomes[key] = line
+            self.last[key] = potion
+
+    def _solo(
+        self, room: tuple[int, ...], n: int, heroes: Heroes, pot: bool, line: Line, potion: int
+    ) -> None:
+        if n == 0:
+            self._done(room, heroes, line, potion)
+            return
+        seen = 0
+        h, w, r = heroes
+        for i, card in enumerate(room):
+            bit = 1 << card
+            if seen & bit:
+                continue
+            seen |= bit
+            rest = room[:i] + room[i + 1 :]
+            if card < 16:  # S8
+                if card < r:  # S9: the weapon still reaches it
+                    after = h - (card - w if card > w else 0)
+                    moved = (after, w, card if self.strict else card + 1)
+                    if after > 0:
+                        self._solo(rest, n - 1, moved, pot, (*line, card | WITH_WEAPON), 0)
+                    elif self.want_deaths:
+                        self.deaths.append(((after, w, r), rest, (*line, card | WITH_WEAPON)))
+                after = h - card
+                if after > 0:
+                    self._solo(rest, n - 1, (after, w, r), pot, (*line, card), 0)
+                elif self.want_deaths:
+                    self.deaths.append(((after, w, r), rest, (*line, card)))
+            elif card < 32:  # S7
+                self._solo(rest, n - 1, (h, card - 16, FRESH), pot, (*line, card), 0)
+            elif pot:  # S10: a second potion in the room does nothing
+                self._solo(rest, n - 1, heroes, pot, (*line, card), card - 32)
+            else:
+                healed = h + card - 32
+                healed = healed if healed < MAX_HEALTH else MAX_HEALTH
+                self._solo(rest, n - 1, (healed, w, r), True, (*line, card), card - 32)
+
+    def _coop(
+        self,
+        room: tuple[int, ...],
+        n: int,
+        heroes: Heroes,
+        lead: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
+        line: Line,
+        potion: int,
+    ) -> None:
+        if n == 0:
+            self._done(room, heroes, line, potion)
+            return
+        strict = self.strict
+        seen = 0
+        for i, card in enumerate(room):
+            bit = 1 << card
+            if seen & bit:
+                continue
+            seen |= bit
+            rest = room[:i] + room[i + 1 :]
+            targets = ((lead, 0),) if help_used else ((lead, 0), (3 - lead, HELP))
+            for at, give in targets:  # C4 the leader, C5 the partner (once)
+                gave = help_used or bool(give)
+                if card < 16:
+                    options = [False]
+                    if card < heroes[at + 2]:
+                        options.append(True)
+                    for weapon in options:
+                        after = _fight(heroes, at, card, weapon, strict)
+                        move = card | give | (WITH_WEAPON if weapon else 0)
+                        if after[at] > 0:
+                            self._coop(rest, n - 1, after, lead, potions, gave, (*line, move), 0)
+                        elif self.want_deaths:
+                            self.deaths.append((after, rest, (*line, move)))
+                elif card < 32:
+                    after = (*heroes[:at], heroes[at], card - 16, FRESH, *heroes[at + 3 :])
+                    self._coop(rest, n - 1, after, lead, potions, gave, (*line, card | give), 0)
+                else:
+                    who = at // 3
+                    if potions[who]:  # C6: one potion per hero per room
+                        after, drunk = heroes, potions
+                    else:
+                        healed = min(MAX_HEALTH, heroes[at] + card - 32)
+                        after = (*heroes[:at], healed, *heroes[at + 1 :])
+                        drunk = (*potions[:who], True, *potions[who + 1 :])
+                    self._coop(rest, n - 1, after, lead, drunk, gave, (*line, card | give), 0)
+
+
+def dominates(a: Heroes, b: Heroes) -> bool:
+    """Whether heroes ``a`` are at least as well off as ``b`` in every respect: health,
+    weapon value and reach (a higher weapon with a higher reach does everything the other
+    does, with no more damage)."""
+    return all(x >= y for x, y in zip(a, b, strict=True))
+
+
+def card_move(card: Card, item: int) -> Move:
+    """The core move for search move ``item`` played on ``card``."""
+    options = CARD_MOVES[card.index]
+    helps = bool(item & HELP)
+    if card.is_monster:
+        return options[(2 if helps else 0) + (0 if item & WITH_WEAPON else 1)]
+    return options[1 if helps else 0]
+
+
+def room_moves(room: tuple[Card, ...], line: Line) -> list[Move]:
+    """Turn a search line within one room into core moves (same-code cards alike)."""
+    left = list(room)
+    moves: list[Move] = []
+    for item in line:
+        card = next(c for c in left if code(c) == item & _CODE)
+        left.remove(card)
+        moves.append(card_move(card, item))
+    return moves
+
+
+def to_moves(state: State, line: Line) -> list[Move]:
+    """Turn a search line into core moves, applying them to ``state`` as it goes (so every
+    move is checked by the rules core). Same-code cards are interchangeable."""
+    moves: list[Move] = []
+    for item in line:
+        if item == FLEE_MOVE:
+            move = FLEE
+        else:
+            card = next(c for c in state.room if code(c) == item & _CODE)
+            move = card_move(card, item)
+        state = state.apply(move)
+        moves.append(move)
+    return moves
