@@ -148,7 +148,7 @@ def test_moves_after_the_end_are_refused() -> None:
     lines = _moves_to_finish(game)
     session, console = plain(game, [*lines, "1", "quit", ""])
     session.run()
-    assert "The game is over: type undo, save FILE, new or quit." in console.text
+    assert "The game is over: type analyse, undo, save FILE, new or quit." in console.text
 
 
 def test_plain_game_in_a_real_process(tmp_path: Path) -> None:
@@ -190,3 +190,51 @@ def test_daily_game_in_a_real_process() -> None:
     assert result.returncode == 0
     first = Game.daily("2026-11-29").state.room
     assert "Room: " + " ".join(card.symbol for card in first) in result.stdout
+
+
+def test_hint_shows_the_bots_move_and_why_and_plays_nothing() -> None:
+    rules = Rules.solo()
+    game = Game(rules, random_deal(rules, 3))
+    session, console = plain(game, ["hint", "h", "quit", ""])
+    session.run()
+    hints = [line for line in console.out if line.startswith("Hint: ")]
+    assert len(hints) == 2 and hints[0] == hints[1]
+    first = hints[0].split()[1].rstrip(".")
+    assert game.state.is_legal(first)  # the bot's move is legal here
+    assert "health" in hints[0] or "Flee" in hints[0]
+    assert not game.moves  # a hint plays nothing
+    assert session.hints == 2
+
+
+def test_hint_after_the_end_and_help_is_no_longer_h() -> None:
+    rules = Rules.solo()
+    game = Game(rules, random_deal(rules, 3))
+    for _ in range(200):
+        if game.is_over:
+            break
+        game.play(game.legal_moves[0])
+    session, console = plain(game, ["hint", "?", "quit", ""])
+    session.run()
+    assert "The game is over: no more hints" in console.text
+    assert "hint, h" in console.text  # the help text lists the hint command
+
+
+def test_analyse_a_finished_game_names_the_first_slip() -> None:
+    rules = Rules.solo()
+    game = Game(rules, random_deal(rules, 3))
+    while not game.is_over:
+        game.play(game.legal_moves[0])  # careless play: fights everything in room order
+    session, console = plain(game, ["analyse", "quit", ""])
+    session.run()
+    text = console.text
+    assert "The deal could be won. The best possible score was 30." in text
+    assert f"Your game scored {game.state.score} in {len(game.moves)} moves." in text
+    assert "The first slip was move " in text and "Better was " in text
+
+
+def test_analyse_refuses_a_game_in_progress() -> None:
+    rules = Rules.solo()
+    game = Game(rules, random_deal(rules, 3))
+    session, console = plain(game, ["analyse", "quit", ""])
+    session.run()
+    assert "Analysis is for finished games" in console.text

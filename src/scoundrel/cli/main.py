@@ -258,10 +258,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise UsageError(f"{args.record}: {error}") from None
     report, clear = _searching("analysing", sys.stderr.isatty() and not args.json)
-    start = Game(game.rules, record.deck).state
     try:
         result = analyse(
-            start, game.moves, progress=None if report is None else lambda _, n: report(n)
+            game.start, game.moves, progress=None if report is None else lambda _, n: report(n)
         )
     except (Cancelled, KeyboardInterrupt):
         clear()

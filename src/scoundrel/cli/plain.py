@@ -1,8 +1,8 @@
 """``scoundrel play --plain``: a line-based game for any terminal and for screen readers.
 
 After every move it prints the position and the legal moves, numbered. A line is a move
-(its number or its notation) or a command: ``undo``, ``save [FILE]``, ``record``, ``help``,
-``new``, ``quit``.
+(its number or its notation) or a command: ``hint``, ``undo``, ``save [FILE]``, ``record``,
+``analyse`` (once the game is over), ``help``, ``new``, ``quit``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from scoundrel.core import Game, IllegalMoveError, NotationError
 
-from .render import moves_text, outcome_text, position_text
+from .render import analysis_text, moves_text, outcome_text, position_text
 
 HELP = """\
 Type the number of a move, or its notation:
@@ -22,9 +22,11 @@ Type the number of a move, or its notation:
   >7D     co-op: give the card to your partner (one help card per room)
   F       flee the room (not twice in a row, not once a card is taken)
 Commands:
-  undo    take back the last move          save [FILE]  save the game's record
-  record  print the record (JSON)          new          start a new game
-  help    this text                        quit         leave (asks to save first)
+  hint, h   the bot's move, and why          undo, u      take back the last move
+  save [FILE]  save the game's record        record       print the record (JSON)
+  analyse, a   once the game is over: could it be won, where did it slip?
+  new       start a new game                 help, ?      this text
+  quit, q   leave (asks to save first)
 The rules in short: monsters (clubs, spades) hurt by their value; a weapon (diamonds)
 takes its value off; once it has slain a monster it can only be used on weaker ones.
 Potions (hearts) heal, only the first in a room. Take three of the four cards of a room;
@@ -50,6 +52,7 @@ class PlainGame:
         self.new_game = new_game
         self.today = today
         self.saved_moves: int | None = None  # moves in the last saved record
+        self.hints = 0
 
     # ------------------------------------------------------------------ showing
 
@@ -59,7 +62,10 @@ class PlainGame:
         self.write(position_text(state.observation(state.leader), self.ascii_only))
         if state.is_over:
             self.write(outcome_text(state))
-            self.write("Type save FILE to keep the record, undo, new or quit.")
+            self.write(
+                "Type analyse to see where it could have gone better, save FILE to keep the "
+                "record, undo, new or quit."
+            )
             return
         if len(state.heroes) > 1:
             self.write(f"Hero {state.leader} chooses:")
@@ -87,8 +93,12 @@ class PlainGame:
             if word in ("quit", "q", "exit"):
                 self.offer_save_on_exit(can_ask=True)
                 return 0
-            if word in ("help", "h", "?"):
+            if word in ("help", "?"):
                 self.write(HELP)
+            elif word in ("hint", "h"):
+                self.hint()
+            elif word in ("analyse", "analyze", "a"):
+                self.analyse()
             elif word in ("undo", "u"):
                 self.undo()
             elif word == "save":
@@ -102,7 +112,7 @@ class PlainGame:
 
     def play(self, text: str) -> None:
         if self.game.is_over:
-            self.write("The game is over: type undo, save FILE, new or quit.")
+            self.write("The game is over: type analyse, undo, save FILE, new or quit.")
             return
         try:
             move = self.game.parse(text)
@@ -114,6 +124,34 @@ class PlainGame:
             self.write(f"Not allowed: {error}.")
             return
         self.show()
+
+    def hint(self) -> None:
+        from scoundrel.solver import hint
+
+        state = self.game.state
+        if state.is_over:
+            self.write("The game is over: no more hints. Type analyse to see where it slipped.")
+            return
+        self.hints += 1
+        self.write(hint(state.observation(state.leader)).text())
+
+    def analyse(self) -> None:
+        from scoundrel.solver import Cancelled, analyse
+
+        game = self.game
+        if not game.is_over:
+            self.write(
+                "Analysis is for finished games: it sees the whole dungeon. "
+                "Type hint for advice that does not."
+            )
+            return
+        self.write("Analysing (Ctrl+C stops)...")
+        try:
+            result = analyse(game.start, game.moves)
+        except (Cancelled, KeyboardInterrupt):
+            self.write("Analysis stopped.")
+            return
+        self.write(analysis_text(result))
 
     def undo(self) -> None:
         try:

@@ -37,13 +37,13 @@ SAMPLES = 12
 
 @dataclass(frozen=True)
 class Weights:
-    weapon: float = 0.8
+    weapon: float = 0.5
     """How much of the weapon in hand's expected savings counts as health."""
-    monster: float = 0.4
+    monster: float = 0.6
     """Health a monster still to come is expected to cost, per point of its value."""
-    potion: float = 0.6
+    potion: float = 0.8
     """Health a potion still to come is expected to give, per point."""
-    spare_weapon: float = 1.0
+    spare_weapon: float = 0.85
     """Health a weapon still to come is expected to save, per point of its value."""
     flee_margin: float = 0.5
     """Flee only when the sampled rooms look better by this much."""

@@ -231,7 +231,9 @@ def dominates(a: Heroes, b: Heroes) -> bool:
     """Whether heroes ``a`` are at least as well off as ``b`` in every respect: health,
     weapon value and reach (a higher weapon with a higher reach does everything the other
     does, with no more damage)."""
-    return all(x >= y for x, y in zip(a, b, strict=True))
+    if a[0] < b[0] or a[1] < b[1] or a[2] < b[2]:
+        return False
+    return len(a) == 3 or (a[3] >= b[3] and a[4] >= b[4] and a[5] >= b[5])
 
 
 def card_move(card: Card, item: int) -> Move:

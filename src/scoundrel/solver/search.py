@@ -221,6 +221,8 @@ class _Search:
         lost = self.lost.setdefault(key, [])
         lost[:] = [known for known in lost if not dominates(heroes, known)]
         lost.append(heroes)
+        if len(lost) > _LOST_KEPT:  # forgetting a failure costs time, never correctness
+            del lost[0]
 
     def _expand(
         self,
@@ -301,6 +303,7 @@ class _Search:
 
 
 _ROOMS_KEPT = 300_000
+_LOST_KEPT = 12
 
 
 def _promise(

@@ -1,0 +1,88 @@
+"""Solver benchmark: decide fixed seeded deals with the perfect-information solver.
+
+    python benchmarks/solver.py                  # 1,000 strict solo deals, seeds 0-999
+    python benchmarks/solver.py --deals 200 --ruleset coop
+    python benchmarks/solver.py --deals 100 --best
+
+Every deal is decided: there is no node cap and no time limit. Prints the median, p90, p99
+and max time per deal, the winnable fraction with its 95% (Wilson) interval, and the
+hardest deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from scoundrel.core import Rules, State, random_deal
+from scoundrel.solver import solve
+from scoundrel.solver.bot import wilson
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
+    parser.add_argument("--option", "-o", action="append", default=[])
+    parser.add_argument("--best", action="store_true", help="find the best score too")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rules = Rules.parse(args.ruleset, args.option)
+    times: list[float] = []
+    nodes: list[int] = []
+    winnable = 0
+    hardest: list[tuple[float, int, bool, int]] = []
+    started = time.perf_counter()
+    for i in range(args.deals):
+        seed = args.seed + i
+        state = State.new(rules, random_deal(rules, seed))
+        solution = solve(state, best=args.best)
+        times.append(solution.seconds)
+        nodes.append(solution.nodes)
+        winnable += solution.winnable
+        hardest.append((solution.seconds, seed, solution.winnable, solution.nodes))
+        if sys.stderr.isatty():
+            print(f"\r{i + 1}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    low, high = wilson(winnable, args.deals)
+    report = {
+        "rules": f"{rules.ruleset} {rules.options}",
+        "deals": args.deals,
+        "seeds": [args.seed, args.seed + args.deals - 1],
+        "best": args.best,
+        "winnable": winnable,
+        "winnable_fraction": round(winnable / args.deals, 4),
+        "winnable_ci95": [round(low, 4), round(high, 4)],
+        "median_ms": round(statistics.median(times) * 1000, 1),
+        "p90_ms": round(percentile(times, 0.9) * 1000, 1),
+        "p99_ms": round(percentile(times, 0.99) * 1000, 1),
+        "max_ms": round(max(times) * 1000, 1),
+        "mean_ms": round(statistics.fmean(times) * 1000, 1),
+        "median_nodes": int(statistics.median(nodes)),
+        "max_nodes": max(nodes),
+        "total_s": round(time.perf_counter() - started, 1),
+        "hardest": [
+            {"seed": seed, "ms": round(t * 1000), "winnable": won, "nodes": n}
+            for t, seed, won, n in sorted(hardest, reverse=True)[:5]
+        ],
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>18}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
