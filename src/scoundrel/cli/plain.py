@@ -8,6 +8,7 @@ After every move it prints the position and the legal moves, numbered. A line is
 from __future__ import annotations
 
 import datetime as _dt
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -146,8 +147,15 @@ class PlainGame:
             )
             return
         self.write("Analysing (Ctrl+C stops)...")
+        shown = [time.monotonic()]
+
+        def progress(_stage: str, nodes: int) -> None:
+            if time.monotonic() - shown[0] >= 2:
+                shown[0] = time.monotonic()
+                self.write(f"  ... {nodes:,} positions searched")
+
         try:
-            result = analyse(game.start, game.moves)
+            result = analyse(game.start, game.moves, progress=progress)
         except (Cancelled, KeyboardInterrupt):
             self.write("Analysis stopped.")
             return

@@ -8,11 +8,11 @@ promising first, and flees last.
 
 Three things keep it small:
 
-* **A bound.** Health can only come from the potions still to come, and damage that no
-  weapon can prevent will be taken. In strict play a weapon slays at most one monster of
-  each value (its kills must fall strictly), so the second 9 meets the second-best weapon.
-  ``health + potions - unavoidable damage`` caps the score from any position; a position
-  whose cap is below what we look for is dropped.
+* **A bound.** Health can only come from the potions still to come (one per room and
+  hero), and damage that no weapon can prevent will be taken. In strict play a weapon slays
+  at most one monster of each value (its kills must fall strictly), so the second 9 meets
+  the second-best weapon. ``health + potions - unavoidable damage`` caps the score from any
+  position; a position whose cap is below what we look for is dropped.
 * **Failures remembered.** For every room start reached, the heroes' states proven not to
   reach the target are kept; a later visit with no more health, weapon or reach is dropped.
 * **Same-value cards are alike** (see :mod:`.model`), so 5♣ and 5♠ are one card to it.
@@ -110,19 +110,24 @@ class _Search:
         """No line from here scores more than this. ``key`` names the cards left."""
         info = self.cards.get(key)
         if info is None:
-            heal = bonus = 0
             weapon_list: list[int] = []
             monster_list: list[int] = []
+            potions: list[int] = []
             for card in cards:
                 if card < 16:
                     monster_list.append(card)
                 elif card < 32:
                     weapon_list.append(card - 16)
                 else:
-                    heal += card - 32
-                    bonus = max(bonus, card - 32)
+                    potions.append(card - 32)
             monster_list.sort(reverse=True)
             weapon_list.sort(reverse=True)
+            potions.sort(reverse=True)
+            # S10, C6: one potion heals per hero per room, and every room faced from here
+            # resolves three cards (the last one what is left)
+            rooms = (len(cards) + 1) // 3
+            heal = sum(potions[: rooms * self.heroes])
+            bonus = potions[0] if potions else 0
             info = (heal, bonus, tuple(monster_list), tuple(weapon_list), {})
             self.cards[key] = info
         heal, bonus, monsters, weapons, damages = info
