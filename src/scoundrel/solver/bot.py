@@ -98,12 +98,13 @@ class Bot:
             line = view.last_stand()
             moves = room_moves(observation.room, line)
             return Choice(tuple(moves), -100.0, None, None, (0,) * heroes, None)
-        value, line, after, kept = face
+        value, line, after, _ = face
         moves = room_moves(observation.room, line)
         damage = tuple(
             before - now for before, now in zip(view.heroes[0::3], after[0::3], strict=True)
         )
-        kept_code = next((c.code for c in observation.room if code(c) == kept), None)
+        taken = {move.card for move in moves}
+        kept_code = next((c.code for c in observation.room if c not in taken), None)
         return Choice(tuple(moves), value, value, flee_value, damage, kept_code)
 
 
@@ -291,7 +292,8 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the bounds always hold the rate itself (rounding can push them past it at 0 and 1)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def play_games(
