@@ -3,10 +3,12 @@
     python benchmarks/solver.py                  # 1,000 strict solo deals, seeds 0-999
     python benchmarks/solver.py --deals 200 --ruleset coop
     python benchmarks/solver.py --deals 100 --best
+    python benchmarks/solver.py --deals 10 --ruleset coop --limit 60
 
-Every deal is decided: there is no node cap and no time limit. Prints the median, p90, p99
-and max time per deal, the winnable fraction with its 95% (Wilson) interval, and the
-hardest deals.
+Every deal is decided: there is no node cap and no time limit, unless ``--limit`` gives one
+(for co-op, whose search is far larger); deals it stops are counted as undecided. Prints
+the median, p90, p99 and max time per deal, the winnable fraction with its 95% (Wilson)
+interval, and the hardest deals.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sys
 import time
 
 from scoundrel.core import Rules, State, random_deal
-from scoundrel.solver import solve
+from scoundrel.solver import Cancelled, solve
 from scoundrel.solver.bot import wilson
 
 
@@ -35,17 +37,29 @@ def main() -> int:
     parser.add_argument("--option", "-o", action="append", default=[])
     parser.add_argument("--best", action="store_true", help="find the best score too")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--limit", type=float, help="give up on a deal after this many s")
     args = parser.parse_args()
     rules = Rules.parse(args.ruleset, args.option)
     times: list[float] = []
     nodes: list[int] = []
     winnable = 0
+    undecided: list[int] = []
     hardest: list[tuple[float, int, bool, int]] = []
     started = time.perf_counter()
     for i in range(args.deals):
         seed = args.seed + i
         state = State.new(rules, random_deal(rules, seed))
-        solution = solve(state, best=args.best)
+        began = time.perf_counter()
+
+        def cancel(began: float = began, limit: float | None = args.limit) -> bool:
+            return limit is not None and time.perf_counter() - began > limit
+
+        try:
+            solution = solve(state, best=args.best, cancel=cancel)
+        except Cancelled:
+            undecided.append(seed)
+            times.append(time.perf_counter() - began)
+            continue
         times.append(solution.seconds)
         nodes.append(solution.nodes)
         winnable += solution.winnable
@@ -54,22 +68,24 @@ def main() -> int:
             print(f"\r{i + 1}/{args.deals} deals", end="", file=sys.stderr, flush=True)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    low, high = wilson(winnable, args.deals)
+    decided = args.deals - len(undecided)
+    low, high = wilson(winnable, decided)
     report = {
         "rules": f"{rules.ruleset} {rules.options}",
         "deals": args.deals,
         "seeds": [args.seed, args.seed + args.deals - 1],
         "best": args.best,
+        "undecided": undecided,
         "winnable": winnable,
-        "winnable_fraction": round(winnable / args.deals, 4),
+        "winnable_fraction": round(winnable / decided, 4) if decided else None,
         "winnable_ci95": [round(low, 4), round(high, 4)],
         "median_ms": round(statistics.median(times) * 1000, 1),
         "p90_ms": round(percentile(times, 0.9) * 1000, 1),
         "p99_ms": round(percentile(times, 0.99) * 1000, 1),
         "max_ms": round(max(times) * 1000, 1),
         "mean_ms": round(statistics.fmean(times) * 1000, 1),
-        "median_nodes": int(statistics.median(nodes)),
-        "max_nodes": max(nodes),
+        "median_nodes": int(statistics.median(nodes)) if nodes else None,
+        "max_nodes": max(nodes, default=None),
         "total_s": round(time.perf_counter() - started, 1),
         "hardest": [
             {"seed": seed, "ms": round(t * 1000), "winnable": won, "nodes": n}
