@@ -29,7 +29,7 @@ from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
 from ..core.state import State, Status
-from .model import Expansion, Heroes, Line, code, room_moves
+from .model import Expansion, Heroes, Line, code, hero_codes, room_moves
 
 SAMPLES = 12
 """Sample rooms dealt to judge a flee."""
@@ -117,12 +117,7 @@ class _View:
         rules = observation.rules
         self.strict = rules.strict
         self.coop = rules.coop_game
-        heroes: list[int] = []
-        for hero in observation.heroes:
-            weapon = hero.weapon.value if hero.weapon is not None else 0
-            reach = 0 if hero.reach is None else hero.reach + 1
-            heroes += [hero.health, weapon, reach]
-        self.heroes: Heroes = tuple(heroes)
+        self.heroes: Heroes = hero_codes(observation.heroes)
         self.leader = observation.leader - 1
         self.room = tuple(code(c) for c in observation.room)
         self.taken = observation.resolved_in_room

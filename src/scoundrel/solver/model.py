@@ -19,12 +19,13 @@ A move is an integer too: the card code, plus :data:`WITH_WEAPON` for ``/w`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.cards import Card, Kind
 from ..core.moves import CARD_MOVES, FLEE, Move
 from ..core.rules import MAX_HEALTH
-from ..core.state import State
+from ..core.state import Hero, State
 
 FRESH = 16
 WITH_WEAPON = 64
@@ -43,6 +44,16 @@ def code(card: Card) -> int:
     if card.kind is Kind.WEAPON:
         return 16 + card.value
     return 32 + card.value
+
+
+def hero_codes(heroes: Sequence[Hero]) -> Heroes:
+    """Heroes in search form: ``(health, weapon value, reach)`` each."""
+    codes: list[int] = []
+    for hero in heroes:
+        weapon = hero.weapon.value if hero.weapon is not None else 0
+        reach = 0 if hero.reach is None else hero.reach + 1  # a fresh weapon: 16 (FRESH)
+        codes += [hero.health, weapon, reach]
+    return tuple(codes)
 
 
 @dataclass(frozen=True)
@@ -66,19 +77,12 @@ class Position:
 
     @classmethod
     def of(cls, state: State) -> Position:
-        heroes: list[int] = []
-        for hero in state.heroes:
-            weapon = hero.weapon.value if hero.weapon is not None else 0
-            reach = 0 if hero.reach is None else hero.reach + 1
-            if hero.weapon is not None and not hero.stack:
-                reach = FRESH
-            heroes += [hero.health, weapon, reach]
         last = state.last_resolved
         rules = state.rules
         return cls(
             room=tuple(code(c) for c in state.room),
             dungeon=tuple(code(c) for c in state.dungeon),
-            heroes=tuple(heroes),
+            heroes=hero_codes(state.heroes),
             leader=state.leader - 1,
             fled=state.fled_into,
             taken=state.resolved_in_room,
