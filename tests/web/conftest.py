@@ -38,8 +38,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def app(db_url: str, clock: Clock) -> FastAPI:
-    return create_app(db_url, today=clock)
+def app(db_url: str, clock: Clock) -> Iterator[FastAPI]:
+    application = create_app(db_url, today=clock)
+    yield application
+    application.state.analyses.close()  # no analysis process outlives its test
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import datetime
 import json
 import random
 import re
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,8 +21,14 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
-from scoundrel.core import Record, Rules, State, daily_deal, parse_cards
+import scoundrel.store.games as games_module
+from scoundrel.core import Record, Rules, State, daily_deal, parse_cards, random_deal
+from scoundrel.solver import analyse
+from scoundrel.store.database import games
+from scoundrel.web.analysis import Analyses
+from scoundrel.web.app import create_app
 
 View = dict[str, Any]
 Policy = Callable[[View], str]
@@ -492,6 +499,10 @@ def test_an_unknown_game(client: TestClient) -> None:
         client.post("/api/games/nope/undo"),
         client.get("/api/games/nope/record"),
         client.get("/api/games/nope/replay"),
+        client.get("/api/games/nope/hint"),
+        client.post("/api/games/nope/analysis"),
+        client.get("/api/games/nope/analysis"),
+        client.delete("/api/games/nope/analysis"),
     ):
         assert "'nope'" in error_of(response, 404, "notfound")
 
@@ -637,8 +648,8 @@ def test_a_whole_game_through_the_api(
     assert replay["steps"][0]["room"] == start["room"]
     assert replay["steps"][0]["heroes"] == start["heroes"]
     assert replay["steps"][-1] == without(
-        end, "id", "mode", "daily_date", "ruleset", "options", "moves", "undo_count", "owner",
-        "record",
+        end, "id", "mode", "daily_date", "ruleset", "options", "moves", "undo_count",
+        "hint_count", "owner", "record",
     )  # fmt: skip
     assert get_game(client, game_id) == end
     assert client.get("/api/games/current").json() == {"game": None}
@@ -733,7 +744,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "won": won,
             "win_rate": float(won),
             "best": score,
-            "best_without_undo": score,
+            "best_without_help": score,
             "streak": won,
             "longest_streak": won,
             "histogram": [{"from": bucket, "to": bucket + 9, "games": 1}],
@@ -750,6 +761,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "score": None,
             "moves": 0,
             "undo_count": 0,
+            "hint_count": 0,
         },
         {
             "id": end["id"],
@@ -761,6 +773,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "score": score,
             "moves": len(end["moves"]),
             "undo_count": 0,
+            "hint_count": 0,
         },
     ]
 
@@ -770,15 +783,30 @@ def test_stats_are_per_player(client: TestClient, other: TestClient) -> None:
     assert other.get("/api/me").json() == {"nickname": None, "stats": [], "history": []}
 
 
-def test_best_without_undo(client: TestClient) -> None:
+def test_best_without_help(client: TestClient) -> None:
+    """The best score made alone leaves out games with an undo and games with a hint."""
     view = new_game(client)
     view = post_move(client, view["id"], first_move(view)).json()
     view = client.post(f"/api/games/{view['id']}/undo").json()
     end = play_to_end(client, view)
     (stats,) = client.get("/api/me").json()["stats"]
     assert stats["best"] == end["score"]
-    assert stats["best_without_undo"] is None
+    assert stats["best_without_help"] is None
     assert client.get("/api/me").json()["history"][0]["undo_count"] == 1
+
+    hinted = new_game(client)
+    assert client.get(f"/api/games/{hinted['id']}/hint").status_code == 200
+    hinted_end = play_to_end(client, get_game(client, hinted["id"]))
+    assert hinted_end["hint_count"] == 1
+    (stats,) = client.get("/api/me").json()["stats"]
+    assert stats["best"] == max(end["score"], hinted_end["score"])
+    assert stats["best_without_help"] is None
+    history = client.get("/api/me").json()["history"]
+    assert [(game["undo_count"], game["hint_count"]) for game in history] == [(0, 1), (1, 0)]
+
+    alone = play_to_end(client, new_game(client))
+    (stats,) = client.get("/api/me").json()["stats"]
+    assert stats["best_without_help"] == alone["score"]
 
 
 def test_nickname(client: TestClient, other: TestClient) -> None:
@@ -830,6 +858,7 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
             "score": core_state(app, mine).score,
             "won": mine["status"] == "won",
             "moves": len(mine["moves"]),
+            "hints": 0,
             "you": True,
         }
     ]  # a game in play is not on the board
@@ -843,6 +872,7 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
             "score": core_state(app, view).score,
             "won": view["status"] == "won",
             "moves": len(view["moves"]),
+            "hints": 0,
             **extra,
         }
         for view, extra, _ in sorted(
@@ -859,7 +889,8 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
     for player in (client.cookies.get("scoundrel_player"), other.cookies.get("scoundrel_player")):
         assert player and player not in response.text and player not in json.dumps(seen_by_other)
     assert all(
-        set(entry) == {"rank", "nickname", "score", "won", "moves", "you"} for entry in expected
+        set(entry) == {"rank", "nickname", "score", "won", "moves", "hints", "you"}
+        for entry in expected
     )
     # the score is the server's, from the record it kept
     stored = app.state.store.load(mine["id"])
@@ -1132,10 +1163,12 @@ def test_no_input_makes_a_server_error(new_client: Callable[..., TestClient], ap
         solo["id"] + "/../" + coop["id"],
     ]
     for game_id in game_ids + [quote(random_text(rng), safe="/") for _ in range(20)]:
-        for suffix in ("", "/record", "/replay", "/moves", "/undo", "/x/y"):
+        for suffix in ("", "/record", "/replay", "/moves", "/undo", "/hint", "/analysis", "/x/y"):
             path = f"/api/games/{game_id}{suffix}"
             check(client.get(path), f"GET {path!r}")
             check(client.post(path, json={"move": "F"}), f"POST {path!r}")
+            if suffix == "/analysis":
+                check(client.delete(path), f"DELETE {path!r}")
         check(client.get(f"/replay/{game_id}"), f"page {game_id!r}")
     for date in ["", "0", "9999-99-99", "0000-01-01", "\x00", "2026-1-1", "99999-01-0", "💀"]:
         check(client.get("/api/daily", params={"date": date}), f"daily {date!r}")
@@ -1199,3 +1232,332 @@ def test_a_move_chosen_on_an_older_position_is_refused(client: TestClient) -> No
         422,
         "invalid_request",
     )
+
+
+# ---------------------------------------------------------------------- hints
+
+HINT_KEYS = {"move", "plan", "reason", "health", "kept", "text", "after", "hint_count"}
+
+
+def ask_hint(client: TestClient, view: View) -> View:
+    response = client.get(f"/api/games/{view['id']}/hint")
+    assert response.status_code == 200, response.text
+    advice: View = response.json()
+    return advice
+
+
+def check_hint(app: FastAPI, view: View, advice: View) -> None:
+    """A hint is a legal move of the position shown, its plan starts with it, and it names
+    no card the player has not seen (RULES.md M2: the bot sees the observation only)."""
+    assert set(advice) == HINT_KEYS
+    assert advice["after"] == len(view["moves"])
+    legal = [entry["move"] for entry in view["legal"]]
+    assert advice["move"] in legal
+    assert advice["plan"][0] == advice["move"]
+    assert advice["reason"] in ("flee", "face", "final", "doomed")
+    assert [before for before, _ in advice["health"]] == heroes_health(view)
+    assert advice["kept"] is None or advice["kept"] in view["room"]
+    assert advice["text"].startswith(f"Hint: {advice['move']}.")
+    state = core_state(app, view)
+    assert card_codes(advice) <= visible(state), sorted(card_codes(advice) - visible(state))
+    assert not any(deck_keys(advice))
+
+
+@pytest.mark.parametrize(("mode", "ruleset", "options"), GAMES)
+def test_hints_through_a_whole_game(
+    mode: str, ruleset: str, options: View, client: TestClient, app: FastAPI
+) -> None:
+    """A hint at every position (flees included, so cards are known at the bottom): legal,
+    no hidden card named, and counted on the game."""
+    view = new_game(client, mode=mode, ruleset=ruleset, options=options)
+    asked = 0
+    for _ in range(300):
+        advice = ask_hint(client, view)
+        asked += 1
+        check_hint(app, view, advice)
+        assert advice["hint_count"] == asked
+        assert get_game(client, view["id"])["hint_count"] == asked
+        response = post_move(client, view["id"], flee_first(view) if asked % 2 else advice["move"])
+        assert response.status_code == 200, response.text
+        view = response.json()
+        assert view["hint_count"] == asked
+        if view["status"] != "playing":
+            break
+    assert view["status"] in ("won", "lost")
+    assert app.state.store.load(view["id"]).hint_count == asked
+
+
+def test_a_hint_depends_only_on_what_the_player_sees(
+    client: TestClient, db_url: str, clock: Any, dealt: Callable[[int], None]
+) -> None:
+    """Shuffle the cards nobody has seen yet in the stored deal: the position looks the
+    same to the player, and the hint must be the same too."""
+    dealt(2)
+    view = new_game(client)
+    for _ in range(6):
+        view = post_move(client, view["id"], flee_first(view)).json()
+    assert view["status"] == "playing"
+    assert view["known_bottom"]  # fled cards, known at the bottom of the dungeon
+    advice = ask_hint(client, view)
+    for seed in range(3):
+        app = create_app(db_url, today=clock)  # a fresh server: nothing cached
+        store = app.state.store
+        stored = store.load(view["id"])
+        state = store.state(stored)
+        unseen = state.dungeon_count - len(state.known_bottom)
+        hidden = {card.code for card in state.dungeon[:unseen]}
+        deck = stored.deck.split()
+        places = [i for i, code in enumerate(deck) if code in hidden]
+        shuffled = [deck[i] for i in places]
+        random.Random(seed).shuffle(shuffled)
+        for i, code in zip(places, shuffled, strict=True):
+            deck[i] = code
+        with store.engine.begin() as connection:
+            connection.execute(
+                update(games).where(games.c.id == view["id"]).values(deck=" ".join(deck))
+            )
+        with TestClient(app, cookies=dict(client.cookies)) as same_player:
+            again = same_player.get(f"/api/games/{view['id']}/hint").json()
+            assert without(same_player.get(f"/api/games/{view['id']}").json(), "hint_count") == (
+                without(view, "hint_count")
+            )
+        assert without(again, "hint_count") == without(advice, "hint_count")
+
+
+def test_no_hint_after_the_end(client: TestClient) -> None:
+    end = play_to_end(client, new_game(client))
+    message = error_of(client.get(f"/api/games/{end['id']}/hint"), 409, "game_over")
+    assert "over" in message
+    assert get_game(client, end["id"])["hint_count"] == 0
+
+
+def test_no_hint_for_another_players_game(client: TestClient, other: TestClient) -> None:
+    view = new_game(client)
+    error_of(other.get(f"/api/games/{view['id']}/hint"), 404, "notfound")
+    error_of(client.get("/api/games/nope/hint"), 404, "notfound")
+    end = play_to_end(client, view)
+    error_of(other.get(f"/api/games/{end['id']}/hint"), 404, "notfound")
+    assert get_game(client, view["id"])["hint_count"] == 0
+
+
+def test_hints_are_marked_on_the_daily_leaderboard(client: TestClient, other: TestClient) -> None:
+    mine = new_game(client, mode="daily")
+    ask_hint(client, mine)
+    ask_hint(client, mine)
+    play_to_end(client, get_game(client, mine["id"]))
+    play_to_end(other, new_game(other, mode="daily"))
+    board = client.get("/api/daily").json()["leaderboard"]
+    assert sorted((entry["you"], entry["hints"]) for entry in board) == [(False, 0), (True, 2)]
+
+
+# ---------------------------------------------------------------------- post-game analysis
+
+ANALYSIS_KEYS = {
+    "winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds"
+}  # fmt: skip
+SLIP_KEYS = {"move", "played", "better", "best_before", "best_after", "better_line"}
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``dealt(seed)``: the server's next random dungeons are this known deal."""
+
+    def deal(seed: int) -> None:
+        monkeypatch.setattr(games_module, "random_deal", lambda rules, *_: random_deal(rules, seed))
+
+    return deal
+
+
+def finished_game(client: TestClient, ruleset: str = "solo", **body: Any) -> View:
+    return play_to_end(client, new_game(client, ruleset=ruleset, **body))
+
+
+def wait_for(client: TestClient, game_id: str, until: Callable[[View], bool]) -> View:
+    """Poll the analysis (as the browser does) until ``until`` holds; at most two minutes."""
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/games/{game_id}/analysis")
+        assert answer.status_code == 200, answer.text
+        data: View = answer.json()
+        if until(data) or time.monotonic() > deadline:
+            return data
+        time.sleep(0.05)
+
+
+def stopped(app: FastAPI, game_id: str) -> int | None:
+    """Wait for a game's analysis to end; the exit code of its worker process (``None`` if
+    it never had one: cancelled while it waited for a slot)."""
+    job = app.state.analyses.get(game_id)
+    assert job.ended.wait(30), "the analysis did not stop"
+    if job.process is None:
+        return None
+    assert not job.process.is_alive()
+    code: int | None = job.process.exitcode
+    return code
+
+
+def test_analysis_of_a_finished_game(
+    client: TestClient, other: TestClient, app: FastAPI, dealt: Callable[[int], None]
+) -> None:
+    dealt(1)  # a deal the solver settles in about a second
+    view = new_game(client)
+    game_id = view["id"]
+    for response in (
+        client.post(f"/api/games/{game_id}/analysis"),
+        client.get(f"/api/games/{game_id}/analysis"),
+        client.delete(f"/api/games/{game_id}/analysis"),
+    ):
+        error_of(response, 409, "game_not_over")
+    for response in (
+        other.post(f"/api/games/{game_id}/analysis"),
+        other.get(f"/api/games/{game_id}/analysis"),
+        other.delete(f"/api/games/{game_id}/analysis"),
+        client.post("/api/games/nope/analysis"),
+    ):
+        error_of(response, 404, "notfound")
+    end = play_to_end(client, view)
+    assert client.get(f"/api/games/{game_id}/analysis").json() == {"state": "none"}
+
+    started = client.post(f"/api/games/{game_id}/analysis")
+    assert started.status_code == 202, started.text
+    assert started.json()["state"] == "running"
+    assert started.json()["stage"] in ("queued", "starting", "best", "slip")
+    again = client.post(f"/api/games/{game_id}/analysis")  # idempotent: the same job
+    assert again.json()["state"] in ("running", "done")
+    assert app.state.analyses.get(game_id).players == {client.cookies["scoundrel_player"]}
+    done = wait_for(client, game_id, lambda data: data["state"] != "running")
+    assert done["state"] == "done", done
+    result = done["result"]
+    assert set(result) == ANALYSIS_KEYS
+    assert stopped(app, game_id) == 0
+
+    # the solver's own answer, from the record
+    record = Record.from_dict(end["record"])
+    expected = analyse(record.start(), record.moves).to_dict()
+    assert without(result, "seconds") == without(expected, "seconds")
+    assert result["score"] == end["score"]
+    assert result["moves"] == len(end["moves"])
+    assert result["best_score"] >= end["score"]
+    if result["slip"] is not None:
+        slip = result["slip"]
+        assert set(slip) == SLIP_KEYS
+        assert end["moves"][slip["move"] - 1] == slip["played"]
+        assert slip["best_before"] > slip["best_after"]
+        assert slip["better_line"].split()[0] == slip["better"]
+    else:
+        assert result["best_score"] == end["score"]
+
+    # a second request is served from memory, for anybody: a finished game is public
+    process = app.state.analyses.get(game_id).process
+    for asker in (client, other):
+        cached = asker.post(f"/api/games/{game_id}/analysis")
+        assert cached.status_code == 200
+        assert cached.json() == done
+        assert asker.get(f"/api/games/{game_id}/analysis").json() == done
+    assert app.state.analyses.get(game_id).process is process  # no new worker
+    # cancelling a finished analysis changes nothing
+    assert client.delete(f"/api/games/{game_id}/analysis").json() == done
+
+
+def test_an_analysis_can_be_cancelled(
+    client: TestClient, other: TestClient, app: FastAPI, dealt: Callable[[int], None]
+) -> None:
+    """A co-op deal takes the solver far longer than this test: cancel it mid-search and
+    its worker process stops by itself (exit code 0, not killed)."""
+    dealt(0)
+    end = finished_game(client, "coop")
+    game_id = end["id"]
+    assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+    running = wait_for(client, game_id, lambda data: data.get("nodes", 0) > 0)
+    assert running["state"] == "running"
+    assert running["stage"] in ("best", "slip")
+    error_of(other.delete(f"/api/games/{game_id}/analysis"), 404, "no_analysis")
+    cancelled = client.delete(f"/api/games/{game_id}/analysis")
+    assert cancelled.status_code == 200
+    assert cancelled.json() == {"state": "cancelled", "reason": None}
+    assert stopped(app, game_id) == 0
+    assert client.get(f"/api/games/{game_id}/analysis").json()["state"] == "cancelled"
+    assert client.delete(f"/api/games/{game_id}/analysis").json()["state"] == "cancelled"
+    # asked again, it starts again: a new job
+    cancelled_job = app.state.analyses.get(game_id)
+    restarted = client.post(f"/api/games/{game_id}/analysis")
+    assert restarted.status_code == 202
+    assert restarted.json()["state"] == "running"
+    assert app.state.analyses.get(game_id) is not cancelled_job
+    assert client.delete(f"/api/games/{game_id}/analysis").json()["state"] == "cancelled"
+    assert stopped(app, game_id) in (0, None)
+
+
+def test_at_most_two_analyses_run_at_once(
+    new_client: Callable[..., TestClient], app: FastAPI, dealt: Callable[[int], None]
+) -> None:
+    """Two worker processes at most; a third analysis waits its turn, and one player may
+    not queue more than two."""
+    dealt(0)
+    first, second = new_client(), new_client()
+    games_of_first = [finished_game(first, "coop")["id"] for _ in range(3)]
+    third = finished_game(second, "coop")["id"]
+    for game_id in games_of_first[:2]:
+        assert first.post(f"/api/games/{game_id}/analysis").status_code == 202
+    error_of(first.post(f"/api/games/{games_of_first[2]}/analysis"), 429, "too_many_analyses")
+    queued = second.post(f"/api/games/{third}/analysis")
+    assert queued.status_code == 202
+    for game_id in games_of_first[:2]:
+        wait_for(first, game_id, lambda data: data.get("nodes", 0) > 0)
+    assert second.get(f"/api/games/{third}/analysis").json() == {
+        "state": "running",
+        "stage": "queued",
+        "nodes": 0,
+    }
+    assert app.state.analyses.get(third).process is None  # no process while it waits
+    # one slot frees: the waiting analysis starts
+    first.delete(f"/api/games/{games_of_first[0]}/analysis")
+    assert stopped(app, games_of_first[0]) == 0
+    started = wait_for(second, third, lambda data: data.get("stage") != "queued")
+    assert started["state"] == "running"
+    assert first.post(f"/api/games/{games_of_first[2]}/analysis").status_code == 202
+    for asker, game_id in ((first, games_of_first[1]), (second, third), (first, games_of_first[2])):
+        asker.delete(f"/api/games/{game_id}/analysis")
+    for game_id in (games_of_first[1], third, games_of_first[2]):
+        assert stopped(app, game_id) in (0, None)
+
+
+@pytest.mark.parametrize(
+    ("limits", "reason"), [({"seconds": 0.5}, "timeout"), ({"megabytes": 1}, "memory")]
+)
+def test_an_analysis_too_long_or_too_big_is_stopped(
+    limits: View, reason: str, db_url: str, clock: Any, dealt: Callable[[int], None]
+) -> None:
+    """The server's limits on one analysis: its worker is asked to stop (and does, exit
+    code 0) and the analysis fails with the reason."""
+    dealt(0)  # a co-op deal: far longer and bigger than these limits
+    app = create_app(db_url, today=clock, analyses=Analyses(**limits))
+    with TestClient(app) as client:
+        end = finished_game(client, "coop")
+        assert client.post(f"/api/games/{end['id']}/analysis").status_code == 202
+        assert stopped(app, end["id"]) == 0
+        assert client.get(f"/api/games/{end['id']}/analysis").json() == {
+            "state": "failed",
+            "reason": reason,
+        }
+
+
+def test_the_analysis_of_the_daily_dungeon_waits_for_the_next_day(
+    client: TestClient, other: TestClient, app: FastAPI, clock: Any
+) -> None:
+    """The analysis shows the deal, so it follows the record (M2): not before the day is
+    over, not even for the player."""
+    end = finished_game(client, mode="daily")
+    game_id = end["id"]
+    for asker in (client, other):
+        for response in (
+            asker.post(f"/api/games/{game_id}/analysis"),
+            asker.get(f"/api/games/{game_id}/analysis"),
+            asker.delete(f"/api/games/{game_id}/analysis"),
+        ):
+            assert "day is over" in error_of(response, 403, "daily_not_over")
+    assert app.state.analyses.get(game_id) is None
+    clock.today += datetime.timedelta(days=1)
+    assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+    assert client.delete(f"/api/games/{game_id}/analysis").json()["state"] == "cancelled"
+    assert stopped(app, game_id) in (0, None)

@@ -85,6 +85,11 @@ class Watcher:
             data = response.json()
         except Exception:
             return
+        if response.url.endswith("/hint") and response.ok:
+            # a hint names only cards already shown: the fair bot sees what the player sees
+            named = set(_codes(data))
+            if not named <= self.seen:
+                self.leaks.append(f"{sorted(named - self.seen)} in a hint")
         for view in self._views(data):
             self.check(view)
 
@@ -216,13 +221,13 @@ def test_coop_room_with_help_card_by_keys_and_clicks(browser: Any, server: str) 
     _start(page, "coop")
     assert page.locator(".hero").count() == 2
     assert page.locator(".hero.leader h2").inner_text().startswith("Hero 1")
-    # give the first card to the partner with the keyboard: 1, H, then W/B for a monster
+    # give the first card to the partner with the keyboard: 1, G, then W/B for a monster
     page.keyboard.press("1")
     first = page.locator(".room-cards .card").first
     card = first.get_attribute("data-card")
     monster = "kind-monster" in (first.get_attribute("class") or "")
     with page.expect_response(lambda r: r.url.endswith("/moves")) as answer:
-        page.keyboard.press("h")  # a weapon or a potion goes at once; a monster asks W or B
+        page.keyboard.press("g")  # a weapon or a potion goes at once; a monster asks W or B
         if monster:
             page.keyboard.press("b")
     view = answer.value.json()
@@ -239,6 +244,94 @@ def test_coop_room_with_help_card_by_keys_and_clicks(browser: Any, server: str) 
             break
     if not page.locator(".over").count():
         assert page.locator(".hero.leader h2").inner_text().startswith("Hero 2")
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``dealt(seed)``: the server's next random dungeons are this known deal (the server
+    runs in this process)."""
+    import scoundrel.store.games as games_module
+    from scoundrel.core import random_deal
+
+    def deal(seed: int) -> None:
+        monkeypatch.setattr(games_module, "random_deal", lambda rules, *_: random_deal(rules, seed))
+
+    return deal
+
+
+def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) -> None:
+    dealt(1)  # first room 10♠ 2♠ 9♥ Q♠: the bot fights 10♠ bare-handed first
+    context, page, watcher = _page(browser, server)
+    _start(page)
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    advice = answer.value.json()
+    assert (advice["move"], advice["reason"], advice["kept"]) == ("10S/b", "face", "QS")
+    box = page.locator(".advice")
+    box.wait_for()
+    assert box.get_attribute("data-move") == "10S/b"
+    text = box.inner_text()
+    assert "Start with 10♠ bare-handed." in text
+    assert "Health after the room: 20 → 17." in text
+    assert "Q♠ stays for the next room." in text
+    # the suggested card is highlighted and chosen, and so is its suggested action
+    page.wait_for_selector(".room-cards .card.suggested[data-card='10S']")
+    assert page.locator(".room-cards .card.suggested").count() == 1
+    assert page.locator(".room-cards .card.selected").get_attribute("data-card") == "10S"
+    assert page.locator(".choice.suggested").get_attribute("data-move") == "10S/b"
+    assert page.locator(".hint-badge").inner_text() == "with 1 hint"
+    # following it: the next position has no hint until asked again
+    page.locator(".choice.suggested").click()
+    page.wait_for_selector(".table[data-moves='1']")
+    assert page.locator(".advice").count() == 0
+    assert page.locator(".card.suggested").count() == 0
+    # the button asks too, and the help card's key is G now: H is the hint
+    with page.expect_response(lambda r: r.url.endswith("/hint")):
+        page.click("button.hint-button")
+    page.wait_for_selector(".advice")
+    assert page.locator(".hint-badge").inner_text() == "with 2 hints"
+    page.keyboard.press("?")
+    keys = page.locator("#keys").inner_text()
+    assert "G\tCo-op: give" in keys and "H\tA hint" in keys
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+def test_analysis_on_the_game_over_screen(browser: Any, server: str, dealt: Any) -> None:
+    dealt(1)  # a deal the solver settles in about a second
+    context, page, watcher = _page(browser, server)
+    _start(page)
+    _finish(page)
+    button = page.locator(".analysis button.analyse")
+    button.wait_for()
+    assert button.inner_text() == "Analyse this game"
+    with page.expect_response(
+        lambda r: r.url.endswith("/analysis") and r.request.method == "POST"
+    ) as answer:
+        button.click()
+    assert answer.value.json()["state"] == "running"
+    # progress with a node count and a cancel button, then the result
+    page.wait_for_selector(".analysis[data-state='running'] .progress-line")
+    assert page.locator(".analysis button.cancel-analysis").inner_text() == "Cancel"
+    page.wait_for_selector(".analysis[data-state='done']", timeout=120_000)
+    result = page.locator(".analysis").inner_text()
+    assert "This deal could be won." in result
+    assert "Best possible score: 30." in result
+    final = watcher.views[-1]
+    assert f"Your score: {final['score']}." in result
+    slip = page.locator(".analysis .slip")
+    if slip.count():
+        number = int(slip.get_attribute("data-move") or 0)
+        assert f"The first slip: move {number}" in result
+        assert "Better: " in result
+        page.click(".analysis a.replay-link")
+        page.wait_for_selector(".replay-stage .board")
+        caption = page.locator(".replay-caption").inner_text()
+        assert caption.startswith("The first room." if number == 1 else f"Move {number - 1} of")
+    else:
+        assert "Every move kept the best score within reach." in result
     assert not watcher.leaks, watcher.leaks
     context.close()
 

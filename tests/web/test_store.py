@@ -4,15 +4,25 @@ concurrent moves on one game (compare-and-set on the move count)."""
 from __future__ import annotations
 
 import datetime
+import json
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, create_engine, func, inspect, select, text, update
 
-from scoundrel.core import Game, IllegalMoveError, Record, Rules, State, daily_deal, parse_cards
+from scoundrel.core import (
+    Game,
+    IllegalMoveError,
+    Record,
+    Rules,
+    State,
+    daily_deal,
+    format_cards,
+    parse_cards,
+)
 from scoundrel.store import (
     SCHEMA_VERSION,
     Conflict,
@@ -89,6 +99,90 @@ def test_a_newer_schema_is_refused(db_url: str) -> None:
     with pytest.raises(RuntimeError, match="upgrade scoundrel"):
         migrate(engine)
     assert versions(engine) == [SCHEMA_VERSION + 1]
+
+
+# The schema as version 1 made it (before hints were counted), as SQLite has it.
+SCHEMA_1 = [
+    """CREATE TABLE players (id VARCHAR(36) NOT NULL PRIMARY KEY, nickname VARCHAR(40),
+    created_at DATETIME NOT NULL)""",
+    """CREATE TABLE games (id VARCHAR(24) NOT NULL PRIMARY KEY,
+    player_id VARCHAR(36) NOT NULL REFERENCES players (id), mode VARCHAR(8) NOT NULL,
+    daily_date VARCHAR(10), ruleset VARCHAR(8) NOT NULL, options TEXT NOT NULL,
+    deck TEXT NOT NULL, moves TEXT NOT NULL, move_count INTEGER NOT NULL,
+    status VARCHAR(8) NOT NULL, score INTEGER, undo_count INTEGER NOT NULL,
+    created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL, finished_at DATETIME)""",
+    "CREATE INDEX ix_games_player_id ON games (player_id)",
+    """CREATE UNIQUE INDEX one_daily_attempt ON games (player_id, daily_date, ruleset)
+    WHERE mode = 'daily'""",
+    "CREATE INDEX daily_board ON games (daily_date, ruleset, status)",
+    "CREATE TABLE settings (key VARCHAR(40) NOT NULL PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE schema_info (version INTEGER NOT NULL)",
+    "INSERT INTO schema_info (version) VALUES (1)",
+]
+
+
+def test_a_version_1_database_gains_the_hint_count(db_url: str) -> None:
+    """Migration 2 adds ``games.hint_count`` to an existing database: its games count 0
+    hints, keep their moves and scores, and count hints from then on."""
+    rules = Rules.solo()
+    finished = Game(rules, seed=1)
+    while not finished.is_over:
+        finished.play(finished.state.legal_moves[0])
+    playing = Game(rules, seed=2)
+    playing.play(playing.state.legal_moves[0])
+    old = create_engine(db_url)
+    stamp = "2026-11-28 10:00:00.000000"
+    with old.begin() as connection:
+        for statement in SCHEMA_1:
+            connection.execute(text(statement))
+        connection.execute(
+            text("INSERT INTO players (id, created_at) VALUES (:id, :stamp)"),
+            {"id": "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a001", "stamp": stamp},
+        )
+        for game_id, game in (("old-finished", finished), ("old-playing", playing)):
+            record = game.record
+            connection.execute(
+                text(
+                    "INSERT INTO games VALUES (:id, :player, 'random', NULL, 'solo', :options, "
+                    ":deck, :moves, :count, :status, :score, 1, :stamp, :stamp, :finished)"
+                ),
+                {
+                    "id": game_id,
+                    "player": "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a001",
+                    "options": json.dumps(rules.options),
+                    "deck": format_cards(record.deck),
+                    "moves": " ".join(move.token for move in record.moves),
+                    "count": len(record.moves),
+                    "status": game.state.status.value,
+                    "score": game.state.score,
+                    "stamp": stamp,
+                    "finished": stamp if game.is_over else None,
+                },
+            )
+    old.dispose()
+    before = inspect(create_engine(db_url)).get_columns("games")
+    assert "hint_count" not in {column["name"] for column in before}
+
+    engine = connect(db_url)  # migrates
+    assert SCHEMA_VERSION == 2
+    assert versions(engine) == [SCHEMA_VERSION]
+    assert "hint_count" in {column["name"] for column in inspect(engine).get_columns("games")}
+    store = GameStore(engine)
+    player = "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a001"
+    done = store.load("old-finished")
+    assert (done.hint_count, done.undo_count, done.score) == (0, 1, finished.state.score)
+    assert store.state(done).score == finished.state.score
+    (stats,) = store.stats(player)
+    assert stats["best"] == finished.state.score
+    assert stats["best_without_help"] is None  # it had an undo
+    # the game in play goes on and counts its hints
+    assert store.count_hint("old-playing", player).hint_count == 1
+    stored, _ = store.play("old-playing", player, first_legal(store, "old-playing"))
+    assert (len(stored.moves), stored.hint_count) == (2, 1)
+    with pytest.raises(Conflict, match="over"):
+        store.count_hint("old-finished", player)
+    assert migrate(engine) == SCHEMA_VERSION  # and again: nothing to do
+    assert store.load("old-playing").hint_count == 1
 
 
 # ---------------------------------------------------------------------- the daily secret

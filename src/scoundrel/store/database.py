@@ -55,6 +55,7 @@ games = Table(
     Column("status", String(8), nullable=False),
     Column("score", Integer, nullable=True),
     Column("undo_count", Integer, nullable=False),
+    Column("hint_count", Integer, nullable=False, server_default="0"),  # hints asked for
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
@@ -84,8 +85,17 @@ def _migration_1(connection: Connection) -> None:
     """The first schema: created by ``create_all``."""
 
 
+def _migration_2(connection: Connection) -> None:
+    """Hints: every game counts the hints its player asked for (0 for older games)."""
+    columns = {column["name"] for column in inspect(connection).get_columns("games")}
+    if "hint_count" not in columns:
+        connection.execute(
+            text("ALTER TABLE games ADD COLUMN hint_count INTEGER NOT NULL DEFAULT 0")
+        )
+
+
 #: Migrations in order; migration N brings the schema from version N-1 to N.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1]
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -98,6 +98,8 @@ class StoredGame:
     status: str
     score: int | None
     undo_count: int
+    hint_count: int
+    """How many hints its player asked for (a hinted game is marked, like an undone one)."""
     created_at: _dt.datetime
     updated_at: _dt.datetime
     finished_at: _dt.datetime | None
@@ -131,6 +133,7 @@ def _row_to_game(row: Any) -> StoredGame:
         status=row.status,
         score=row.score,
         undo_count=row.undo_count,
+        hint_count=row.hint_count,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
@@ -255,6 +258,7 @@ class GameStore:
             "status": state.status.value,
             "score": None,
             "undo_count": 0,
+            "hint_count": 0,
             "created_at": stamp,
             "updated_at": stamp,
             "finished_at": None,
@@ -395,6 +399,19 @@ class GameStore:
         )
         return self.load(game_id), state
 
+    def count_hint(self, game_id: str, player_id: str) -> StoredGame:
+        """Count one more hint for the owner's game in play (Conflict once it is over)."""
+        stored = self.owned(game_id, player_id, fresh=False)
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                update(games)
+                .where(and_(games.c.id == stored.id, games.c.status == "playing"))
+                .values(hint_count=games.c.hint_count + 1)
+            )
+        if result.rowcount != 1:
+            raise Conflict("the game is over: no more hints")
+        return self.load(game_id)
+
     def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
         """Compare-and-set: write only if the database still holds exactly ``stored``'s
         moves and undo count (a count alone would be fooled by an undo and a new move)."""
@@ -437,8 +454,9 @@ class GameStore:
         return [_row_to_game(row) for row in rows]
 
     def stats(self, player_id: str) -> list[dict[str, Any]]:
-        """Per mode and ruleset: games finished, wins, win rate, best score, current and
-        longest winning streak, and a score histogram (buckets of 10)."""
+        """Per mode and ruleset: games finished, wins, win rate, best score (also without
+        undo or hints), current and longest winning streak, and a score histogram (buckets
+        of 10)."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(
@@ -447,6 +465,7 @@ class GameStore:
                     games.c.status,
                     games.c.score,
                     games.c.undo_count,
+                    games.c.hint_count,
                 )
                 .where(and_(games.c.player_id == player_id, games.c.status != "playing"))
                 .order_by(games.c.finished_at)
@@ -473,8 +492,14 @@ class GameStore:
                     "won": len(wins),
                     "win_rate": len(wins) / len(finished),
                     "best": max(row.score for row in finished),
-                    "best_without_undo": max(
-                        (row.score for row in finished if not row.undo_count), default=None
+                    # the best score made alone: no move taken back, no hint asked for
+                    "best_without_help": max(
+                        (
+                            row.score
+                            for row in finished
+                            if not row.undo_count and not row.hint_count
+                        ),
+                        default=None,
                     ),
                     "streak": streak,
                     "longest_streak": longest,
@@ -490,14 +515,15 @@ class GameStore:
         self, date: str, ruleset: str, viewer: str | None = None, limit: int = 50
     ) -> list[dict[str, Any]]:
         """The finished attempts at the dungeon of ``date``, best score first; each score is
-        the server's own, computed from its record. Player ids stay private: ``you`` marks
-        the viewer's own entry."""
+        the server's own, computed from its record; ``hints`` says how many hints the
+        player asked for. Player ids stay private: ``you`` marks the viewer's own entry."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(
                     games.c.score,
                     games.c.status,
                     games.c.move_count,
+                    games.c.hint_count,
                     games.c.finished_at,
                     games.c.player_id,
                     players.c.nickname,
@@ -523,6 +549,7 @@ class GameStore:
                     "score": row.score,
                     "won": row.status == "won",
                     "moves": row.move_count,
+                    "hints": row.hint_count,
                     "you": row.player_id == viewer,
                 }
             )

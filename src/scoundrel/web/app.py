@@ -7,8 +7,10 @@ never leaves the server before the game is over.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
+from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -20,6 +22,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from scoundrel import __version__
 from scoundrel.core import (
@@ -28,11 +31,14 @@ from scoundrel.core import (
     NotationError,
     OptionError,
     Rules,
+    State,
     parse_date,
 )
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
+from scoundrel.solver import hint
 from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
 
+from .analysis import Analyses
 from .examples import examples_view
 from .views import game_view, replay_view
 
@@ -76,23 +82,50 @@ async def player(request: Request, response: Response) -> str:
 Player = Annotated[str, Depends(player)]
 
 
+class Refused(Exception):
+    """A request the API refuses with its own error code (the store's errors are named
+    after their class)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse(
         status_code=status, content={"error": {"code": code, "message": message, **extra}}
     )
 
 
+def _hint(state: State) -> dict[str, Any]:
+    """The fair bot's advice for the player in play: from what the leader sees, never from
+    the dungeon's order."""
+    return hint(state.observation(state.leader)).to_dict()
+
+
 def create_app(
     db_url: str | None = None,
     daily_secret: str | None = None,
     today: Any = None,
+    analyses: Analyses | None = None,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
-    data directory). ``today`` returns the server's date (for tests)."""
+    data directory). ``today`` returns the server's date (for tests); ``analyses`` runs
+    the post-game analyses (default: two worker processes at most)."""
     store = GameStore(connect(db_url), daily_secret=daily_secret)
     clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
-    app = FastAPI(title="Scoundrel", version=__version__, docs_url="/api/docs")
+    analysts = analyses or Analyses()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await run_in_threadpool(analysts.close)
+
+    app = FastAPI(title="Scoundrel", version=__version__, docs_url="/api/docs", lifespan=lifespan)
     app.state.store = store
+    app.state.analyses = analysts
     app.add_middleware(GZipMiddleware, minimum_size=600)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     shell = Template((STATIC / "page.html").read_text("utf-8"))
@@ -102,6 +135,10 @@ def create_app(
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
         return _error(error.status, type(error).__name__.lower(), error.message)
+
+    @app.exception_handler(Refused)
+    async def _refused(_request: Request, error: Refused) -> JSONResponse:
+        return _error(error.status, error.code, error.message)
 
     @app.exception_handler(NotationError)
     async def _notation(_request: Request, error: NotationError) -> JSONResponse:
@@ -235,6 +272,66 @@ def create_app(
         """Every position of a finished game, for the viewer."""
         return replay_view(finished(game_id, me))
 
+    # ------------------------------------------------------------------ hints
+
+    @app.get("/api/games/{game_id}/hint")
+    async def get_hint(game_id: str, me: Player) -> dict[str, Any]:
+        """The fair bot's move for the owner's game in play, with why; the game counts it."""
+        stored = store.owned(game_id, me)
+        if stored.is_over:
+            raise Refused(409, "game_over", "the game is over: no more hints")
+        advice = await run_in_threadpool(_hint, store.state(stored))
+        counted = store.count_hint(game_id, me)
+        return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
+
+    # ------------------------------------------------------------------ analysis
+
+    def analysable(game_id: str, me: str) -> StoredGame:
+        """A finished game whose analysis may be shown. The analysis names the cards of the
+        whole deal, so it follows the record's rule (see :func:`finished`)."""
+        stored = store.load(game_id)
+        if not stored.is_over:
+            store.owned(game_id, me)  # somebody else's game in play: not found
+            raise Refused(409, "game_not_over", "a game is analysed once it is over")
+        if not stored.revealed(clock()):
+            raise Refused(
+                403,
+                "daily_not_over",
+                "the dungeon of the day is analysed once the day is over: the analysis "
+                "shows its cards",
+            )
+        return stored
+
+    @app.post("/api/games/{game_id}/analysis")
+    async def start_analysis(game_id: str, me: Player, response: Response) -> dict[str, Any]:
+        """Start the analysis of a finished game, or answer the one running or done."""
+        stored = analysable(game_id, me)
+        known = analysts.get(game_id)
+        fresh = known is None or not (known.active or known.state == "done")
+        if fresh and analysts.busy(me) >= analysts.per_player:
+            raise Refused(429, "too_many_analyses", "wait for your other analyses to finish first")
+        job = analysts.start(game_id, stored.record.to_dict(), me)
+        view = job.view()
+        response.status_code = 202 if view["state"] == "running" else 200
+        return view
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def get_analysis(game_id: str, me: Player) -> dict[str, Any]:
+        """How the analysis of a finished game is going: ``none`` if nobody asked yet."""
+        analysable(game_id, me)
+        job = analysts.get(game_id)
+        return {"state": "none"} if job is None else job.view()
+
+    @app.delete("/api/games/{game_id}/analysis")
+    async def cancel_analysis(game_id: str, me: Player) -> dict[str, Any]:
+        """Stop an analysis this player asked for (its worker process stops)."""
+        analysable(game_id, me)
+        job = analysts.get(game_id)
+        if job is None or me not in job.players:
+            raise Refused(404, "no_analysis", "you have not asked for an analysis of this game")
+        job = analysts.cancel(game_id) or job
+        return job.view()
+
     # ------------------------------------------------------------------ players
 
     @app.get("/api/me")
@@ -250,6 +347,7 @@ def create_app(
                 "score": game.score,
                 "moves": len(game.moves),
                 "undo_count": game.undo_count,
+                "hint_count": game.hint_count,
                 "created_at": game.created_at.isoformat(),
             }
             for game in store.history(me)

@@ -129,6 +129,7 @@ def game_view(
     view = {
         **about_game(stored),
         "undo_count": stored.undo_count,
+        "hint_count": stored.hint_count,
         "owner": owner,
         **position_view(state),
     }

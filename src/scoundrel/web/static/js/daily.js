@@ -40,8 +40,19 @@ export async function start(main) {
   for (const entry of data.leaderboard) {
     const row = el("tr", undefined, entry.you ? "you" : "");
     row.append(el("td", String(entry.rank)), el("td", (entry.nickname ?? t("daily.anonymous")) + (entry.you ? ` (${t("daily.you")})` : "")),
-      el("td", String(entry.score)), el("td", t(entry.won ? "status.won" : "status.lost")));
+      scoreCell(entry), el("td", t(entry.won ? "status.won" : "status.lost")));
     table.append(row);
   }
   main.append(table);
+}
+
+// A score made with hints is marked as such (the fair bot's advice was asked for).
+function scoreCell(entry) {
+  const cell = el("td", String(entry.score));
+  if (entry.hints) {
+    const mark = el("span", t("daily.with_hints"), "hint-mark");
+    mark.title = t("game.hints_used", { n: entry.hints });
+    cell.append(" ", mark);
+  }
+  return cell;
 }

@@ -19,7 +19,7 @@ export async function start(main) {
     add("records.won", s.won);
     add("records.win_rate", `${Math.round(s.win_rate * 1000) / 10}%`);
     add("records.best", s.best);
-    if (s.best_without_undo !== null && s.best_without_undo !== s.best) add("records.best_without_undo", s.best_without_undo);
+    if (s.best_without_help !== null && s.best_without_help !== s.best) add("records.best_without_help", s.best_without_help);
     add("records.streak", s.streak);
     add("records.longest_streak", s.longest_streak);
     section.append(dl);
@@ -46,7 +46,7 @@ export async function start(main) {
     for (const g of me.history) {
       const row = el("tr");
       row.append(el("td", new Date(g.created_at).toLocaleString()));
-      row.append(el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}`));
+      row.append(el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`));
       row.append(el("td", t(`status.${g.status}`)));
       row.append(el("td", g.score === null ? "—" : String(g.score)));
       const cell = el("td"); const link = el("a", g.status === "playing" ? t("records.continue") : t("records.replay"));

@@ -1,4 +1,4 @@
-// The share-link viewer: a finished game, move by move.
+// The share-link viewer: a finished game, move by move (?step=N opens it at a position).
 import { t, bootData } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { positionElement, moveText } from "./board.js";
@@ -19,7 +19,10 @@ export async function start(main) {
   slider.setAttribute("aria-label", t("replay.step"));
   const prev = el("button", "◀ " + t("replay.previous"));
   const next = el("button", t("replay.next") + " ▶", "primary");
-  let step = 0;
+  // ?step=N opens the viewer at position N (0: the first room; N: after move N), as the
+  // post-game analysis links to the position where a game slipped
+  const asked = Number.parseInt(new URL(location.href).searchParams.get("step") ?? "", 10);
+  let step = Number.isInteger(asked) ? Math.min(Math.max(asked, 0), data.steps.length - 1) : 0;
   const draw = () => {
     const position = data.steps[step];
     stage.replaceChildren(positionElement(position, { weapon: data.options.weapon }));

@@ -4,13 +4,17 @@
 import { t } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
-import { refusalText } from "./board.js";
+import { refusalText, moveText } from "./board.js";
 
 const STORE_KEY = "scoundrel_game";
+const POLL_MS = 300;
 let game = null;
 let selected = null; // index in the room
 let giving = false; // co-op: the next action gives the card to the partner
 let busy = false;
+let advice = null; // the hint for the position shown: {id, position, move, plan, reason, health, kept}
+let analysis = null; // the post-game analysis of the game shown: {id, data}
+let pollTimer = null;
 let root;
 
 const el = (tag, attrs = {}, ...children) => {
@@ -81,6 +85,152 @@ async function undo() {
     show(await api(`/api/games/${game.id}/undo`, { method: "POST" }));
     toast(t("toast.undone"));
   } catch (error) { toast(error.message, "error"); } finally { busy = false; }
+}
+
+// ---------------------------------------------------------------- hints
+
+const position = (view) => `${view.id} ${view.moves.join(" ")}`;
+const adviceHere = () => (advice && game && advice.position === position(game) ? advice : null);
+
+async function askHint() {
+  if (busy || !game || game.status !== "playing") return;
+  if (!adviceHere()) {
+    busy = true;
+    try {
+      const asked = game;
+      const answer = await api(`/api/games/${asked.id}/hint`);
+      if (game !== asked) return; // the game moved on meanwhile
+      advice = { ...answer, position: position(asked) };
+      game.hint_count = answer.hint_count;
+    } catch (error) {
+      toast(error.message, "error");
+      return;
+    } finally { busy = false; }
+  }
+  const index = advice.move === "F" ? -1 : game.room.indexOf(advice.move.replace(">", "").split("/")[0]);
+  if (index >= 0) { selected = index; giving = false; }
+  render();
+  document.querySelector(".advice")?.focus();
+}
+
+// "20 → 17" alone; "Hero 1 (20 → 11), Hero 2 (20 → 20)" in co-op
+function healthChanges(pairs) {
+  if (pairs.length === 1) return `${pairs[0][0]} → ${pairs[0][1]}`;
+  return pairs.map(([before, after], i) => t("hint.change", { hero: heroName(i + 1), before, after })).join(", ");
+}
+
+function adviceText(hint) {
+  const plan = hint.plan.map(moveText).join(" → ");
+  if (hint.reason === "flee") return [t("hint.flee")];
+  if (hint.reason === "doomed") return [t("hint.doomed", { plan })];
+  const lines = [t(hint.reason === "final" ? "hint.final" : "hint.face", { move: moveText(hint.move), plan })];
+  lines.push(t(hint.reason === "final" ? "hint.health_end" : "hint.health_room", { changes: healthChanges(hint.health) }));
+  if (hint.kept && hint.reason === "face") lines.push(t("hint.kept", { card: symbol(hint.kept) }));
+  return lines;
+}
+
+function advicePanel(hint) {
+  const box = el("aside", { class: `advice ${hint.reason}`, tabindex: "-1", "aria-labelledby": "advice-title", "data-move": hint.move, "data-reason": hint.reason });
+  box.append(el("h2", { id: "advice-title", text: t("hint.title") }));
+  for (const line of adviceText(hint)) box.append(el("p", { text: line }));
+  box.append(el("p", { class: "note", text: t("hint.counted") }));
+  return box;
+}
+
+// ---------------------------------------------------------------- post-game analysis
+
+function setAnalysis(id, data) {
+  analysis = { id, data };
+  const box = document.getElementById("analysis");
+  if (box && game?.id === id) {
+    const hadFocus = box.contains(document.activeElement);
+    fillAnalysis(box);
+    if (hadFocus) (box.querySelector("button") ?? box).focus();
+  }
+}
+
+function poll(id) {
+  clearTimeout(pollTimer);
+  pollTimer = setTimeout(async () => {
+    if (game?.id !== id) return;
+    try {
+      const data = await api(`/api/games/${id}/analysis`);
+      setAnalysis(id, data);
+      if (data.state === "running") poll(id);
+    } catch (error) { toast(error.message, "error"); }
+  }, POLL_MS);
+}
+
+async function loadAnalysis(id) {
+  try {
+    const data = await api(`/api/games/${id}/analysis`);
+    setAnalysis(id, data);
+    if (data.state === "running") poll(id);
+  } catch (error) { /* the analysis is offered again by its button */ }
+}
+
+async function startAnalysis() {
+  const id = game.id;
+  try {
+    const data = await api(`/api/games/${id}/analysis`, { method: "POST" });
+    setAnalysis(id, data);
+    document.querySelector("#analysis button")?.focus();
+    if (data.state === "running") poll(id);
+  } catch (error) { toast(error.message, "error"); }
+}
+
+async function cancelAnalysis() {
+  const id = game.id;
+  clearTimeout(pollTimer);
+  try { setAnalysis(id, await api(`/api/games/${id}/analysis`, { method: "DELETE" })); }
+  catch (error) { toast(error.message, "error"); }
+}
+
+const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
+
+function analysisResult(result) {
+  const parts = [
+    el("p", { class: `verdict ${result.winnable ? "winnable" : "unwinnable"}`, text: t(result.winnable ? "analysis.winnable" : "analysis.unwinnable") }),
+    el("p", { class: "best", text: t("analysis.best", { best: result.best_score, score: result.score }) }),
+  ];
+  const slip = result.slip;
+  if (slip) {
+    const n = slip.move;
+    parts.push(el("div", { class: "slip", "data-move": n },
+      el("h4", { text: t("analysis.slip_title", { n }) }),
+      el("p", { text: t("analysis.slip_played", { played: moveText(slip.played), before: slip.best_before, after: slip.best_after }) }),
+      el("p", { class: "better", text: t("analysis.slip_better", { better: moveText(slip.better), before: slip.best_before }) }),
+      el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) }))));
+  } else {
+    parts.push(el("p", { class: "no-slip", text: t("analysis.no_slip") }));
+  }
+  parts.push(el("p", { class: "note", text: t("analysis.stats", { nodes: number(result.nodes), seconds: number(Math.round(result.seconds * 10) / 10) }) }));
+  return parts;
+}
+
+function fillAnalysis(box) {
+  const data = analysis?.id === game.id ? analysis.data : { state: "none" };
+  box.dataset.state = data.state;
+  box.replaceChildren(el("h3", { id: "analysis-title", text: t("analysis.title") }));
+  if (data.state === "running") {
+    const key = data.stage === "queued" ? "analysis.queued" : data.stage === "slip" ? "analysis.slip_stage" : data.stage === "best" ? "analysis.best_stage" : "analysis.starting";
+    box.append(el("p", { class: "progress-line", text: t(key, { nodes: number(data.nodes) }) }),
+      el("progress", { "aria-label": t("analysis.title") }),
+      el("div", {}, el("button", { class: "cancel-analysis", text: t("analysis.cancel"), onclick: cancelAnalysis })));
+  } else if (data.state === "done") {
+    box.append(...analysisResult(data.result));
+  } else {
+    if (data.state === "cancelled") box.append(el("p", { class: "note", text: t("analysis.cancelled") }));
+    else if (data.state === "failed") box.append(el("p", { class: "note", text: t(data.reason === "timeout" ? "analysis.timeout" : data.reason === "memory" ? "analysis.too_big" : "analysis.failed") }));
+    else box.append(el("p", { class: "note", text: t("analysis.explain") }));
+    box.append(el("button", { class: "analyse", text: t(data.state === "none" ? "analysis.start" : "analysis.again"), onclick: startAnalysis }));
+  }
+}
+
+function analysisPanel() {
+  const box = el("section", { class: "analysis", id: "analysis", tabindex: "-1", "aria-live": "polite", "aria-labelledby": "analysis-title" });
+  fillAnalysis(box);
+  return box;
 }
 
 function settingsForm() {
@@ -217,6 +367,8 @@ function actionLabel(move) {
 function actionsPanel() {
   const panel = el("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
   if (game.status !== "playing") return panel;
+  const hint = adviceHere();
+  if (hint) panel.append(advicePanel(hint));
   if (selected === null || selected >= game.room.length) {
     panel.append(el("p", { class: "hint", text: t(game.heroes.length > 1 ? "table.choose_coop" : "table.choose", { n: game.leader }) }));
     return panel;
@@ -227,8 +379,10 @@ function actionsPanel() {
   const moves = movesFor(selected);
   const keyOf = (m) => (m.card && kind(parse(m.card)) === "monster" ? (m.weapon ? "W" : "B") : "⏎");
   for (const move of moves) {
-    const button = el("button", { class: `choice${move.help ? " give" : ""}${move.health.some((h) => h <= 0) ? " deadly" : ""}`, "data-move": move.move, onclick: () => play(move.move) });
-    button.append(el("kbd", { text: (move.help ? "H " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
+    const suggested = hint?.move === move.move;
+    const button = el("button", { class: `choice${move.help ? " give" : ""}${move.health.some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`, "data-move": move.move, onclick: () => play(move.move) });
+    button.append(el("kbd", { text: (move.help ? "G " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
+    if (suggested) button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
     list.append(button);
   }
   for (const [token, refusal] of Object.entries(game.blocked)) {
@@ -246,9 +400,11 @@ function roomPanel(before) {
   panel.append(el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }));
   const row = el("div", { class: "room-cards" });
   const old = new Set(before?.room ?? []);
+  const hinted = adviceHere()?.move.replace(">", "").split("/")[0];
   game.room.forEach((code, i) => {
     const card = cardElement(code, { tag: "button" });
     card.classList.toggle("selected", selected === i);
+    if (code === hinted) card.classList.add("suggested");
     if (!old.has(code)) card.classList.add("enter");
     card.style.setProperty("--delay", `${i * 60}ms`);
     card.setAttribute("aria-pressed", selected === i ? "true" : "false");
@@ -271,7 +427,7 @@ function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
-  const flee = el("button", { class: "flee", "data-move": "F", disabled: !fleeMove || game.status !== "playing", title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing", title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
   flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
   bar.append(flee);
   if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
@@ -279,6 +435,11 @@ function controls() {
     const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
     u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
     bar.append(u);
+  }
+  if (game.status === "playing") {
+    const h = el("button", { class: "hint-button", "aria-keyshortcuts": "H", onclick: askHint });
+    h.append(el("kbd", { text: "H" }), document.createTextNode(" " + t("act.hint")));
+    bar.append(h);
   }
   const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
   help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
@@ -293,6 +454,7 @@ function header() {
   for (const name of ["easier", "harder", "silent_leader"]) if (game.options[name]) rules.push(t(`option.${name}`));
   const head = el("div", { class: "game-head" }, el("h1", { text: mode }), el("p", { class: "rules-line", text: rules.join(" · ") }));
   if (game.undo_count) head.append(el("p", { class: "badge undo-badge", text: t("game.undo_used", { n: game.undo_count }) }));
+  if (game.hint_count) head.append(el("p", { class: "badge hint-badge", text: t("game.hints_used", { n: game.hint_count }) }));
   return head;
 }
 
@@ -321,6 +483,7 @@ function gameOver() {
     box.append(el("p", { class: "note", text: t("over.daily_hidden") }));
   }
   box.append(buttons);
+  if (game.record) box.append(analysisPanel());
   if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
 }
@@ -334,7 +497,7 @@ function showKeys() {
   let dialog = document.getElementById("keys");
   if (!dialog) {
     dialog = el("dialog", { id: "keys", "aria-labelledby": "keys-title" });
-    const rows = [["1–4", "keys.select"], ["W", "keys.weapon"], ["B", "keys.bare"], ["Enter", "keys.take"], ["H", "keys.give"], ["F", "keys.flee"], ["U", "keys.undo"], ["?", "keys.help"], ["Esc", "keys.close"]];
+    const rows = [["1–4", "keys.select"], ["W", "keys.weapon"], ["B", "keys.bare"], ["Enter", "keys.take"], ["G", "keys.give"], ["H", "keys.hint"], ["F", "keys.flee"], ["U", "keys.undo"], ["?", "keys.help"], ["Esc", "keys.close"]];
     const table = el("table", {}, ...rows.map(([k, key]) => el("tr", {}, el("th", {}, el("kbd", { text: k })), el("td", { text: t(key) }))));
     dialog.append(el("h2", { id: "keys-title", text: t("keys.title") }), table,
       el("p", {}, el("a", { href: "/rules", text: t("keys.rules_link") })),
@@ -359,10 +522,11 @@ function onKey(event) {
   }
   const lower = key.toLowerCase();
   if (lower === "f") { if (game.legal.some((m) => m.move === "F")) play("F"); else toast(refusalText(game.blocked.F), "error"); return; }
+  if (lower === "h") { askHint(); event.preventDefault(); return; }
   if (key === "Escape") { selected = null; giving = false; render(); return; }
   if (selected === null) return;
   const moves = movesFor(selected);
-  if (lower === "h") {
+  if (lower === "g") {
     if (game.heroes.length < 2) return;
     giving = !giving;
     toast(giving ? t("toast.giving") : t("toast.not_giving"));
@@ -392,7 +556,10 @@ function show(view, before = null) {
     if (url.searchParams.get("game") !== view.id) { url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
   }
   if (selected !== null && (!game || selected >= game.room.length)) selected = null;
+  if (!adviceHere()) advice = null;
+  if (analysis && analysis.id !== game?.id) { analysis = null; clearTimeout(pollTimer); }
   render(before);
+  if (game?.record && !analysis) loadAnalysis(game.id);
 }
 
 function render(before = null) {
