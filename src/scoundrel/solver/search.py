@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.cards import Card, Kind
 from ..core.moves import Move, format_moves
 from ..core.state import State
 from .model import FLEE_MOVE, Expansion, Heroes, Line, Position, dominates, to_moves
@@ -97,6 +98,7 @@ class _Search:
         self.best: int | None = None
         self.best_line: Line = ()
         self.no_potions = (False,) * self.heroes
+        self.ceiling = 10**6  # a score known to be the highest possible
         if position.coop:
             self.dead_slack = 14  # C10: see _upper
         elif position.death_score == "dungeon-only":
@@ -187,7 +189,7 @@ class _Search:
         self.best = score
         self.best_line = tuple(m for part in self.path for m in part) + line
         self.target = score + 1
-        if self.first:
+        if self.first or score >= self.ceiling:
             raise _Found
 
     # ------------------------------------------------------------------ the search
@@ -327,15 +329,18 @@ def reach(
     first: bool = True,
     cancel: Callable[[], bool] | None = None,
     progress: Callable[[int], None] | None = None,
+    ceiling: int | None = None,
 ) -> tuple[int | None, tuple[Move, ...], int]:
     """Search for a line from ``state`` scoring at least ``target``: the first one found
-    (``first``), or the best one. Returns ``(score, line, nodes)``, the score ``None`` if
-    there is no such line."""
+    (``first``), or the best one, knowing that nothing reaches ``ceiling``. Returns
+    ``(score, line, nodes)``, the score ``None`` if there is no such line."""
     if state.is_over:
         score = state.score
         assert score is not None
         return (score, (), 0) if score >= target else (None, (), 0)
     search = _Search(Position.of(state), target, first, cancel, progress)
+    if ceiling is not None:
+        search.ceiling = ceiling - 1
     search.run()
     if search.best is None:
         return None, (), search.nodes
@@ -358,18 +363,39 @@ def solve(
     find the best reachable score and a line to it. ``cancel`` is polled now and then and
     raises :class:`Cancelled` when it returns true; ``progress`` gets the node count."""
     started = time.perf_counter()
-    win = 2 if state.rules.coop_game else 1  # the lowest winning score (S13, C10)
-    score, line, nodes = reach(state, win, not best, cancel, progress)
+    nodes = 0
+    line: tuple[Move, ...] = ()
+
+    def counting(n: int) -> None:
+        if progress is not None:
+            progress(nodes + n)
+
+    def search(target: int, first: bool, ceiling: int | None = None) -> int | None:
+        nonlocal nodes, line
+        score, found, count = reach(state, target, first, cancel, counting, ceiling)
+        nodes += count
+        if score is not None:
+            line = found
+        return score
+
+    coop = state.rules.coop_game
+    win = 2 if coop else 1  # the lowest winning score (S13, C10)
+    score: int | None = None
+    ceiling = None
+    if best and not state.is_over:
+        # The top scores first: "at least 30" can only be reached at full health with a
+        # potion saved for last, so such searches prune nearly everything and are quick.
+        top = 40 if coop else 20 + max((c.value for c in _potions(state)), default=0)
+        for target in range(top, top - _LADDER, -1):
+            score = search(target, True)
+            if score is not None:
+                break
+            ceiling = target  # nothing scores this much: the best is below it
+    if score is None:
+        score = search(win, not best, ceiling)
     winnable = score is not None
     if best and not winnable:  # no win: the least bad death
-        counted = nodes
-
-        def counting(n: int) -> None:
-            if progress is not None:
-                progress(counted + n)
-
-        score, line, nodes = reach(state, _NEVER, False, cancel, counting)
-        nodes += counted
+        score = search(_NEVER, False)
     return Solution(
         winnable,
         score if best else None,
@@ -378,3 +404,10 @@ def solve(
         nodes,
         time.perf_counter() - started,
     )
+
+
+_LADDER = 10
+
+
+def _potions(state: State) -> list[Card]:
+    return [c for c in (*state.room, *state.dungeon) if c.kind is Kind.POTION]
