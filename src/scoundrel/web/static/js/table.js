@@ -79,7 +79,7 @@ async function play(token) {
 }
 
 async function undo() {
-  if (busy || !game || game.mode === "daily" || !game.moves.length) return;
+  if (busy || !game || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
   busy = true;
   try {
     show(await api(`/api/games/${game.id}/undo`, { method: "POST" }));
@@ -431,7 +431,7 @@ function controls() {
   flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
   bar.append(flee);
   if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
-  if (game.mode !== "daily") {
+  if (game.mode !== "daily" && game.status === "playing") {  // no undo once the deck is shown
     const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
     u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
     bar.append(u);
