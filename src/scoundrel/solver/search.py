@@ -94,6 +94,7 @@ class _Search:
             tuple[Any, ...], tuple[int, int, tuple[int, ...], tuple[int, ...], dict[Any, int]]
         ] = {}
         self.rooms: dict[tuple[Any, ...], Any] = {}
+        self.dungeons: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.deaths = target <= 0
         self.best: int | None = None
         self.best_line: Line = ()
@@ -131,6 +132,8 @@ class _Search:
             heal = sum(potions[: rooms * self.heroes])
             bonus = potions[0] if potions else 0
             info = (heal, bonus, tuple(monster_list), tuple(weapon_list), {})
+            if len(self.cards) > _CARDS_KEPT:
+                self.cards.clear()
             self.cards[key] = info
         heal, bonus, monsters, weapons, damages = info
         held = heroes[1::3] + heroes[2::3]
@@ -225,6 +228,9 @@ class _Search:
                     return
         if self._upper(key, room + dungeon, heroes) >= self.target:
             self._face(room, dungeon, fled, leader, heroes, 0, self.no_potions, False)
+        if len(self.lost) > _POSITIONS_KEPT:  # memory stays bounded on very long searches
+            self.lost.clear()
+            self.dungeons.clear()
         lost = self.lost.setdefault(key, [])
         lost[:] = [known for known in lost if not dominates(heroes, known)]
         lost.append(heroes)
@@ -292,6 +298,7 @@ class _Search:
         path = self.path
         deal = dungeon[:3]
         left = dungeon[3:]
+        left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
         for carry, after, line in kept:
             path.append(line)
             self._visit((carry, *deal), left, False, following, after)
@@ -305,11 +312,16 @@ class _Search:
         """S5: the room goes under the dungeon, and the next one must be faced."""
         below = dungeon + room
         self.path.append((FLEE_MOVE,))
-        self._visit(below[:4], below[4:], True, leader, heroes)
+        left = below[4:]
+        self._visit(below[:4], self.dungeons.setdefault(left, left), True, leader, heroes)
         self.path.pop()
 
 
-_ROOMS_KEPT = 300_000
+# Caches are emptied when they grow past these sizes: forgetting costs time, never
+# correctness (a few hundred MB at most, on the longest co-op searches).
+_ROOMS_KEPT = 50_000
+_CARDS_KEPT = 300_000
+_POSITIONS_KEPT = 1_000_000
 _LOST_KEPT = 12
 
 
