@@ -336,6 +336,28 @@ def test_analysis_on_the_game_over_screen(browser: Any, server: str, dealt: Any)
     context.close()
 
 
+def test_analysis_can_be_cancelled_from_the_game_over_screen(
+    browser: Any, server: str, dealt: Any
+) -> None:
+    dealt(0)  # a co-op deal whose analysis runs for minutes
+    context, page, watcher = _page(browser, server)
+    _start(page, "coop")
+    _finish(page)
+    page.click(".analysis button.analyse")
+    page.wait_for_selector(".analysis[data-state='running'] button.cancel-analysis")
+    with page.expect_response(
+        lambda r: r.url.endswith("/analysis") and r.request.method == "DELETE"
+    ) as answer:
+        page.click(".analysis button.cancel-analysis")
+    assert answer.value.ok
+    page.wait_for_selector(".analysis[data-state='cancelled']")
+    text = page.locator(".analysis").inner_text()
+    assert "Analysis cancelled." in text
+    assert page.locator(".analysis button.analyse").inner_text() == "Analyse again"
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
 def test_reload_mid_game_continues_the_same_game(browser: Any, server: str) -> None:
     context, page, _ = _page(browser, server)
     _start(page)
