@@ -11,7 +11,8 @@ answer, so the event loop only ever reads a job's state:
   the worker then stops on its own (a worker that does not is terminated after a grace
   period);
 * the result comes back through a pipe, and finished results are kept (a bounded number of
-  them) so that asking again is instant.
+  them) so that asking again is instant;
+* workers run at a lower scheduling priority (nice 10), so players' moves come first.
 
 This module imports nothing of the web framework: the worker process imports it to run
 :func:`_work`. As always with ``spawn``, the program that starts the server must guard its
@@ -20,6 +21,7 @@ entry point (``if __name__ == "__main__":``), which ``scoundrel serve`` and uvic
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -58,6 +60,10 @@ def _work(
     from scoundrel.core import Record
     from scoundrel.solver import Cancelled, analyse
 
+    # Below the server in the scheduler's eyes: players' moves come before analyses.
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(10)
     deadline = time.monotonic() + seconds
 
     def stop() -> bool:
