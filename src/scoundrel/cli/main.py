@@ -163,6 +163,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replayed(path: str) -> Game:
+    """A record's game, every move replayed; a bad file or move is a usage error."""
+    try:
+        return Record.load(path).replay()
+    except ReplayError as error:
+        raise UsageError(
+            f"{path}: move {error.position} ({error.token}) is not legal: {error.reason}"
+        ) from None
+    except RecordError as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
 def _position(args: argparse.Namespace) -> tuple[Game, str]:
     """The game a solve starts from: a record (continued where it stops) or a deal."""
     if args.record is not None:
@@ -170,14 +182,7 @@ def _position(args: argparse.Namespace) -> tuple[Game, str]:
             raise UsageError("give a record or --seed/--daily, not both")
         if args.ruleset is not None or args.option:
             raise UsageError("a record names its own rules: drop --ruleset and --option")
-        try:
-            return Record.load(args.record).replay(), args.record
-        except ReplayError as error:
-            raise UsageError(
-                f"{args.record}: move {error.position} ({error.token}) is not legal: {error.reason}"
-            ) from None
-        except RecordError as error:
-            raise UsageError(f"{args.record}: {error}") from None
+        return _replayed(args.record), args.record
     if args.seed is None and args.daily is None:
         raise UsageError("give a record, --seed N or --daily [DATE]")
     if args.ruleset is None:
@@ -248,15 +253,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     from scoundrel.solver import Cancelled, analyse
 
-    try:
-        record = Record.load(args.record)
-        game = record.replay()
-    except ReplayError as error:
-        raise UsageError(
-            f"{args.record}: move {error.position} ({error.token}) is not legal: {error.reason}"
-        ) from None
-    except RecordError as error:
-        raise UsageError(f"{args.record}: {error}") from None
+    game = _replayed(args.record)
     report, clear = _searching("analysing", sys.stderr.isatty() and not args.json)
     try:
         result = analyse(

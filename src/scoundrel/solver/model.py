@@ -263,6 +263,11 @@ def room_moves(room: tuple[Card, ...], line: Line) -> list[Move]:
 def to_moves(state: State, line: Line) -> list[Move]:
     """Turn a search line into core moves, applying them to ``state`` as it goes (so every
     move is checked by the rules core). Same-code cards are interchangeable."""
+    return replay_line(state, line)[0]
+
+
+def replay_line(state: State, line: Line) -> tuple[list[Move], State]:
+    """:func:`to_moves`, and the state the line ends in."""
     moves: list[Move] = []
     for item in line:
         if item == FLEE_MOVE:
@@ -272,4 +277,4 @@ def to_moves(state: State, line: Line) -> list[Move]:
             move = card_move(card, item)
         state = state.apply(move)
         moves.append(move)
-    return moves
+    return moves, state

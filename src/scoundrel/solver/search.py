@@ -32,7 +32,7 @@ from typing import Any
 from ..core.cards import Card, Kind
 from ..core.moves import Move, format_moves
 from ..core.state import State
-from .model import FLEE_MOVE, Expansion, Heroes, Line, Position, dominates, to_moves
+from .model import FLEE_MOVE, Expansion, Heroes, Line, Position, dominates, replay_line
 
 _NEVER = -(10**6)
 
@@ -356,10 +356,8 @@ def reach(
     search.run()
     if search.best is None:
         return None, (), search.nodes
-    line = tuple(to_moves(state, search.best_line))
-    end = state
-    for move in line:
-        end = end.apply(move)
+    moves, end = replay_line(state, search.best_line)
+    line = tuple(moves)
     if end.score != search.best:  # the core is the judge of every line
         raise AssertionError(f"solver line scores {end.score}, not {search.best}")
     return search.best, line, search.nodes
