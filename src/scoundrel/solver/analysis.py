@@ -97,10 +97,14 @@ def analyse(
     best = solution.best_score
     assert best is not None
 
+    lines = {0: solution.line}  # a line to ``best`` from each position known to hold
+
     def holds(i: int) -> bool:
         nonlocal nodes
-        score, _, count = reach(states[i], best, True, cancel, tell("slip"))
+        score, line, count = reach(states[i], best, True, cancel, tell("slip"))
         nodes += count
+        if score is not None:
+            lines[i] = line
         return score is not None
 
     slip = None
@@ -113,9 +117,7 @@ def analyse(
                 low = middle
             else:
                 high = middle
-        before = states[low]
-        _, line, count = reach(before, best, True, cancel, tell("slip"))
-        nodes += count
+        line = lines[low]
         after = solve(states[high], best=True, cancel=cancel, progress=tell("slip"))
         nodes += after.nodes
         assert after.best_score is not None
