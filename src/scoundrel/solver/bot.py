@@ -85,7 +85,9 @@ class Bot:
             raise ValueError("the game is over: there is nothing to choose")
         view = _View(observation, self.weights)
         can_flee = any(move is FLEE for move in observation.legal_moves)
-        face = view.best_face(view.room, view.heroes, view.taken, view.potions, view.help_used)
+        face = view.best_face(
+            view.room, view.heroes, view.taken, view.potions, view.help_used, view.final
+        )
         flee_value = view.flee_value(self.samples) if can_flee else None
         heroes = len(observation.heroes)
         if flee_value is not None and (
@@ -180,9 +182,9 @@ class _View:
         taken: int,
         potions: tuple[bool, ...],
         help_used: bool,
+        final: bool,
     ) -> tuple[float, Line, Heroes, int] | None:
         """The best way to face ``room``: (value, line, heroes after, card kept)."""
-        final = self.final and room is self.room
         n = len(room) if final else 3 - taken
         expansion = Expansion(self.strict, self.coop, False)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
@@ -222,7 +224,8 @@ class _View:
         # the fled room is still to come; the sampled room is no longer
         fled = self.worth(self.room)
         for room in rooms:
-            face = self.best_face(room, self.heroes, 0, fresh, False)
+            # a flee leaves cards in the dungeon, so the next room is not the final one
+            face = self.best_face(room, self.heroes, 0, fresh, False, False)
             if face is None:
                 total -= 100.0
             else:
