@@ -249,19 +249,28 @@ def create_app(
         stored, state = store.undo(game_id, me)
         return game_view(stored, state, owner=True)
 
-    def finished(game_id: str, me: str) -> StoredGame:
-        """A game whose record may be shown, or the reason it may not (hidden information:
+    def revealed(game_id: str, me: str, playing: Exception, today: Exception) -> StoredGame:
+        """A game whose deck may be shown, or the error for why not (hidden information:
         the deck leaves the server only after the game, and after the day for a daily)."""
         stored = store.load(game_id)
         if not stored.is_over:
             store.owned(game_id, me)  # somebody else's game in play: not found
-            raise Forbidden("the record, with the deck, is shown once the game is over")
+            raise playing
         if not stored.revealed(clock()):
-            raise Forbidden(
+            raise today
+        return stored
+
+    def finished(game_id: str, me: str) -> StoredGame:
+        """A game whose record may be shown."""
+        return revealed(
+            game_id,
+            me,
+            Forbidden("the record, with the deck, is shown once the game is over"),
+            Forbidden(
                 "the dungeon of the day is shown once the day is over, so that nobody can "
                 "learn it from a finished attempt"
-            )
-        return stored
+            ),
+        )
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str, me: Player) -> dict[str, Any]:
@@ -289,18 +298,17 @@ def create_app(
     def analysable(game_id: str, me: str) -> StoredGame:
         """A finished game whose analysis may be shown. The analysis names the cards of the
         whole deal, so it follows the record's rule (see :func:`finished`)."""
-        stored = store.load(game_id)
-        if not stored.is_over:
-            store.owned(game_id, me)  # somebody else's game in play: not found
-            raise Refused(409, "game_not_over", "a game is analysed once it is over")
-        if not stored.revealed(clock()):
-            raise Refused(
+        return revealed(
+            game_id,
+            me,
+            Refused(409, "game_not_over", "a game is analysed once it is over"),
+            Refused(
                 403,
                 "daily_not_over",
                 "the dungeon of the day is analysed once the day is over: the analysis "
                 "shows its cards",
-            )
-        return stored
+            ),
+        )
 
     @app.post("/api/games/{game_id}/analysis")
     async def start_analysis(game_id: str, me: Player, response: Response) -> dict[str, Any]:
