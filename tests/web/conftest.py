@@ -1,5 +1,6 @@
-"""Fixtures for the web tests: a fresh SQLite file per test, a fixed date, one client per
-player (a TestClient keeps its cookies, so one client is one anonymous player)."""
+"""Fixtures for the web tests: a fresh database per test (SQLite, and PostgreSQL where one
+is set up: see ``tests/databases.py``), a fixed date, one client per player (a TestClient
+keeps its cookies, so one client is one anonymous player)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from databases import KINDS, database_url
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -16,9 +18,10 @@ from scoundrel.web.app import create_app
 TODAY = datetime.date(2026, 11, 29)
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path}/t.sqlite3"
+@pytest.fixture(params=KINDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: every store and API test runs on each kind."""
+    yield from database_url(request.param, tmp_path)
 
 
 class Clock:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, inspect, select, text, update
+from sqlalchemy import Engine, create_engine, func, inspect, select, text
 
 from scoundrel.core import (
     Game,
@@ -33,15 +33,16 @@ from scoundrel.store import (
     connect,
     migrate,
 )
-from scoundrel.store.database import games, schema_info, settings
+from scoundrel.store.database import games, settings
 from scoundrel.web.app import create_app
 
 TODAY = datetime.date(2026, 11, 29)
 
 
-def versions(engine: Engine) -> list[int]:
+def versions(engine: Engine) -> list[str]:
+    """The schema revisions the database says it is at (Alembic keeps exactly one)."""
     with engine.connect() as connection:
-        return list(connection.execute(select(schema_info.c.version)).scalars())
+        return list(connection.execute(text("SELECT version_num FROM alembic_version")).scalars())
 
 
 def count(engine: Engine, table: Any) -> int:
@@ -84,24 +85,47 @@ def test_migrate_twice_is_harmless(db_url: str) -> None:
     assert count(again, games) == 1
 
 
-def test_an_older_schema_is_brought_up_to_date(db_url: str) -> None:
-    engine = connect(db_url)
-    with engine.begin() as connection:
-        connection.execute(update(schema_info).values(version=0))
-    assert migrate(engine) == SCHEMA_VERSION
-    assert versions(engine) == [SCHEMA_VERSION]
-
-
 def test_a_newer_schema_is_refused(db_url: str) -> None:
     engine = connect(db_url)
     with engine.begin() as connection:
-        connection.execute(update(schema_info).values(version=SCHEMA_VERSION + 1))
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
     with pytest.raises(RuntimeError, match="upgrade scoundrel"):
         migrate(engine)
-    assert versions(engine) == [SCHEMA_VERSION + 1]
+    assert versions(engine) == ["9999"]
 
 
-# The schema as version 1 made it (before hints were counted), as SQLite has it.
+def test_an_unknown_hand_made_schema_version_is_refused(db_url: str) -> None:
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE schema_info (version INTEGER NOT NULL)"))
+        connection.execute(text("INSERT INTO schema_info (version) VALUES (3)"))
+    with pytest.raises(RuntimeError, match=r"schema version 3.*upgrade scoundrel"):
+        migrate(engine)
+
+
+def test_servers_starting_together_migrate_once(db_url: str) -> None:
+    """Two servers open a fresh database at the same moment: one makes the schema, the
+    other waits for it and finds it made."""
+    engines = [create_engine(db_url) for _ in range(3)]
+    results: list[object] = []
+
+    def run(engine: Engine) -> None:
+        try:
+            results.append(migrate(engine))
+        except Exception as error:  # collected for the assertion below
+            results.append(error)
+
+    threads = [threading.Thread(target=run, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert results == [SCHEMA_VERSION] * 3
+    assert versions(engines[0]) == [SCHEMA_VERSION]
+
+
+# The schema as version 1 made it (before hints were counted), as SQLite has it
+# (PostgreSQL spells DATETIME as TIMESTAMP WITH TIME ZONE).
 SCHEMA_1 = [
     """CREATE TABLE players (id VARCHAR(36) NOT NULL PRIMARY KEY, nickname VARCHAR(40),
     created_at DATETIME NOT NULL)""",
@@ -121,9 +145,11 @@ SCHEMA_1 = [
 ]
 
 
-def test_a_version_1_database_gains_the_hint_count(db_url: str) -> None:
-    """Migration 2 adds ``games.hint_count`` to an existing database: its games count 0
-    hints, keep their moves and scores, and count hints from then on."""
+@pytest.mark.parametrize("old_version", [1, 2])
+def test_an_old_database_is_upgraded_in_place(db_url: str, old_version: int) -> None:
+    """A database made by schema 1 (before hints were counted) or schema 2 (hand-made
+    migrations, before Alembic) is brought to the newest revision: its games keep their
+    moves and scores, count 0 hints (schema 1), and go on being played and hinted."""
     rules = Rules.solo()
     finished = Game(rules, seed=1)
     while not finished.is_over:
@@ -134,6 +160,8 @@ def test_a_version_1_database_gains_the_hint_count(db_url: str) -> None:
     stamp = "2026-11-28 10:00:00.000000"
     with old.begin() as connection:
         for statement in SCHEMA_1:
+            if old.dialect.name == "postgresql":
+                statement = statement.replace("DATETIME", "TIMESTAMP WITH TIME ZONE")
             connection.execute(text(statement))
         connection.execute(
             text("INSERT INTO players (id, created_at) VALUES (:id, :stamp)"),
@@ -159,14 +187,21 @@ def test_a_version_1_database_gains_the_hint_count(db_url: str) -> None:
                     "finished": stamp if game.is_over else None,
                 },
             )
+        if old_version == 2:  # what schema 2's hand-made migration did
+            connection.execute(
+                text("ALTER TABLE games ADD COLUMN hint_count INTEGER NOT NULL DEFAULT 0")
+            )
+            connection.execute(text("UPDATE schema_info SET version = 2"))
     old.dispose()
     before = inspect(create_engine(db_url)).get_columns("games")
-    assert "hint_count" not in {column["name"] for column in before}
+    assert ("hint_count" in {column["name"] for column in before}) == (old_version == 2)
 
     engine = connect(db_url)  # migrates
-    assert SCHEMA_VERSION == 2
     assert versions(engine) == [SCHEMA_VERSION]
-    assert "hint_count" in {column["name"] for column in inspect(engine).get_columns("games")}
+    inspector = inspect(engine)
+    assert "hint_count" in {column["name"] for column in inspector.get_columns("games")}
+    assert not inspector.has_table("schema_info")
+    assert {"seats", "transfers"} <= set(inspector.get_table_names())
     store = GameStore(engine)
     player = "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a001"
     done = store.load("old-finished")

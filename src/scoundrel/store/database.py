@@ -1,16 +1,19 @@
 """The database: players, games (each game is its record) and the schema's migrations.
 
 SQLAlchemy Core over SQLite by default (a file in the user's data directory); any
-SQLAlchemy URL works, PostgreSQL included. The schema is created or migrated at start.
+SQLAlchemy URL works, PostgreSQL included. The schema is created or migrated at start by
+the Alembic revisions in ``migrations/``.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     Column,
     DateTime,
@@ -25,7 +28,6 @@ from sqlalchemy import (
     create_engine,
     event,
     inspect,
-    select,
     text,
 )
 from sqlalchemy.engine import Connection
@@ -59,6 +61,14 @@ games = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # online co-op: the invite link's secret while a seat is free; the monster given as
+    # the help card (C5) while the partner chooses weapon or bare hands
+    Column("invite", String(32), nullable=True),
+    Column("pending", String(8), nullable=True),
+    # a scored daily attempt: a keyed hash of the client's address (never the address)
+    Column("client", String(64), nullable=True),
+    Index("game_invite", "invite", unique=True),
+    Index("daily_client", "daily_date", "client"),
     Index(
         "one_daily_attempt",
         "player_id",
@@ -78,25 +88,37 @@ settings = Table(
     Column("value", Text, nullable=False),
 )
 
-schema_info = Table("schema_info", metadata, Column("version", Integer, nullable=False))
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(24), ForeignKey("games.id"), primary_key=True),
+    Column("hero", Integer, primary_key=True),  # 1 or 2
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    Index("seat_player", "player_id"),
+)
+
+transfers = Table(
+    "transfers",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("player_id", String(36), ForeignKey("players.id"), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("transfer_player", "player_id"),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+#: Schemas 1 and 2 kept their version in a table of their own; their Alembic revisions.
+_BEFORE_ALEMBIC = {1: "0001", 2: "0002"}
+_LOCK = 0x5C0D  # PostgreSQL advisory lock: one migration at a time across servers
 
 
-def _migration_1(connection: Connection) -> None:
-    """The first schema: created by ``create_all``."""
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory(str(MIGRATIONS))
 
 
-def _migration_2(connection: Connection) -> None:
-    """Hints: every game counts the hints its player asked for (0 for older games)."""
-    columns = {column["name"] for column in inspect(connection).get_columns("games")}
-    if "hint_count" not in columns:
-        connection.execute(
-            text("ALTER TABLE games ADD COLUMN hint_count INTEGER NOT NULL DEFAULT 0")
-        )
-
-
-#: Migrations in order; migration N brings the schema from version N-1 to N.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
-SCHEMA_VERSION = len(MIGRATIONS)
+#: The revision this program's schema is at (``migrate`` brings a database there).
+SCHEMA_VERSION: str = _scripts().get_current_head() or ""
 
 
 def default_url() -> str:
@@ -130,25 +152,47 @@ def connect(url: str | None = None) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> int:
-    """Create the schema or bring it up to :data:`SCHEMA_VERSION`; returns the version."""
+def migrate(engine: Engine) -> str:
+    """Create the schema or bring it up to :data:`SCHEMA_VERSION` with Alembic; returns the
+    revision. A database of schema 1 or 2 (from before Alembic) is upgraded in place; one
+    newer than this program is refused. Servers that start together take turns (an
+    advisory lock on PostgreSQL, the write lock on SQLite)."""
     with engine.begin() as connection:
-        fresh = not inspect(connection).has_table("schema_info")
-        metadata.create_all(connection)
-        if fresh:
-            connection.execute(schema_info.insert().values(version=SCHEMA_VERSION))
-            return SCHEMA_VERSION
-        version = connection.execute(select(schema_info.c.version)).scalar_one_or_none() or 0
-        if version > SCHEMA_VERSION:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+        elif connection.dialect.name == "sqlite":
+            # pysqlite opens no transaction before DDL: take the write lock now, so that a
+            # second server waits here and then finds the schema made
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        scripts = _scripts()
+        current = _revision(connection)
+        if current is not None and current not in {
+            rev.revision for rev in scripts.walk_revisions()
+        }:
             raise RuntimeError(
-                f"the database has schema version {version}, newer than this program's "
+                f"the database has schema revision {current}, newer than this program's "
                 f"{SCHEMA_VERSION}: upgrade scoundrel"
             )
-        for number in range(version, SCHEMA_VERSION):
-            MIGRATIONS[number](connection)
-        connection.execute(schema_info.delete())
-        connection.execute(schema_info.insert().values(version=SCHEMA_VERSION))
-        return SCHEMA_VERSION
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        if current is None and inspect(connection).has_table("schema_info"):
+            old = connection.execute(text("SELECT max(version) FROM schema_info")).scalar()
+            if old not in _BEFORE_ALEMBIC:
+                raise RuntimeError(
+                    f"the database has schema version {old}, which this program does not "
+                    "know: upgrade scoundrel"
+                )
+            command.stamp(config, _BEFORE_ALEMBIC[old])
+        command.upgrade(config, "head")
+    return SCHEMA_VERSION
+
+
+def _revision(connection: Connection) -> str | None:
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    value = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if value is None else str(value)
 
 
 def now() -> _dt.datetime:

@@ -1,0 +1,1 @@
+"""The schema's history as Alembic revisions; :func:`scoundrel.store.migrate` applies them."""
