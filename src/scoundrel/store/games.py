@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Engine, and_, bindparam, func, insert, select, update
+from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scoundrel.core import (
@@ -32,7 +32,7 @@ from scoundrel.core import (
     random_deal,
 )
 
-from .database import games, now, players, settings
+from .database import games, now, players, seats, settings
 
 MODES = ("random", "daily")
 
@@ -44,6 +44,7 @@ _MOVE = (
             games.c.id == bindparam("game_id"),
             games.c.moves == bindparam("old_moves"),
             games.c.undo_count == bindparam("old_undo_count"),
+            games.c.pending.is_not_distinct_from(bindparam("old_pending")),
         )
     )
     .values(
@@ -57,6 +58,7 @@ _MOVE = (
                 "undo_count",
                 "updated_at",
                 "finished_at",
+                "pending",
             )
         }
     )
@@ -103,6 +105,16 @@ class StoredGame:
     created_at: _dt.datetime
     updated_at: _dt.datetime
     finished_at: _dt.datetime | None
+    invite: str | None = None
+    """An online co-op game's invite secret (None for every other game)."""
+    pending: str | None = None
+    """Online co-op: the monster the leader gave as the help card (C5), waiting for the
+    partner to choose weapon or bare hands."""
+
+    @property
+    def online(self) -> bool:
+        """Played on two devices, each hero's seat held by one player."""
+        return self.invite is not None
 
     @property
     def record(self) -> Record:
@@ -137,7 +149,15 @@ def _row_to_game(row: Any) -> StoredGame:
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+        invite=row.invite,
+        pending=row.pending,
     )
+
+
+def _theirs(player_id: str) -> Any:
+    """Games a player plays: their own, and online co-op games where they hold a seat."""
+    joined = select(seats.c.game_id).where(seats.c.player_id == player_id)
+    return or_(games.c.player_id == player_id, games.c.id.in_(joined))
 
 
 def _put(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
@@ -226,11 +246,23 @@ class GameStore:
     # ------------------------------------------------------------------ games
 
     def start(
-        self, player_id: str, mode: str, rules: Rules, today: _dt.date | None = None
+        self,
+        player_id: str,
+        mode: str,
+        rules: Rules,
+        today: _dt.date | None = None,
+        online: bool = False,
     ) -> StoredGame:
-        """A new game, or for the dungeon of the day the player's attempt if it exists."""
+        """A new game, or for the dungeon of the day the player's attempt if it exists.
+
+        ``online`` opens a co-op table for two devices: the player takes hero 1's seat and
+        the game gets an invite secret for the friend who will take hero 2's."""
         if mode not in MODES:
             raise StoreError(f"mode must be random or daily, not {mode!r}")
+        if online and (mode != "random" or not rules.coop_game):
+            raise StoreError(
+                "a game with a friend on another device is a co-op game in a random dungeon"
+            )
         stamp = now()
         if mode == "daily":
             if rules != Rules.from_options(rules.ruleset):
@@ -262,10 +294,17 @@ class GameStore:
             "created_at": stamp,
             "updated_at": stamp,
             "finished_at": None,
+            "invite": secrets.token_urlsafe(16) if online else None,
         }
         try:
             with self.engine.begin() as connection:
                 connection.execute(insert(games).values(**values))
+                if online:
+                    connection.execute(
+                        insert(seats).values(
+                            game_id=game_id, hero=1, player_id=player_id, joined_at=stamp
+                        )
+                    )
         except IntegrityError:
             if mode == "daily":  # a second request raced us to the day's attempt
                 existing = self.daily_attempt(player_id, date or "", rules.ruleset)
@@ -414,14 +453,17 @@ class GameStore:
 
     def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
         """Compare-and-set: write only if the database still holds exactly ``stored``'s
-        moves and undo count (a count alone would be fooled by an undo and a new move)."""
+        moves, undo count and given help card (a count alone would be fooled by an undo
+        and a new move)."""
         params = {
             "undo_count": stored.undo_count,
             "finished_at": None,
+            "pending": None,
             **values,
             "game_id": stored.id,
             "old_moves": " ".join(stored.moves),
             "old_undo_count": stored.undo_count,
+            "old_pending": stored.pending,
         }
         with self.engine.begin() as connection:
             result = connection.execute(_MOVE, params)
@@ -444,10 +486,12 @@ class GameStore:
         return None if row is None else _row_to_game(row)
 
     def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:
+        """The player's games, newest first: their own and the online co-op games they
+        joined as the partner."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(games)
-                .where(games.c.player_id == player_id)
+                .where(_theirs(player_id))
                 .order_by(games.c.created_at.desc())
                 .limit(limit)
             ).all()
@@ -467,7 +511,7 @@ class GameStore:
                     games.c.undo_count,
                     games.c.hint_count,
                 )
-                .where(and_(games.c.player_id == player_id, games.c.status != "playing"))
+                .where(and_(_theirs(player_id), games.c.status != "playing"))
                 .order_by(games.c.finished_at)
             ).all()
         groups: dict[tuple[str, str], list[Any]] = {}
@@ -554,6 +598,19 @@ class GameStore:
                 }
             )
         return board
+
+    def partners(self, player_id: str, game_ids: list[str]) -> dict[str, str | None]:
+        """For the player's online co-op games among ``game_ids``: the partner's nickname
+        (None while unnamed); games without a partner are left out."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(seats.c.game_id, players.c.nickname)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(and_(seats.c.game_id.in_(game_ids), seats.c.player_id != player_id))
+            ).all()
+        return {row.game_id: row.nickname for row in rows}
 
     def count_games(self) -> int:
         with self.engine.connect() as connection:

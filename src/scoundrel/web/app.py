@@ -16,7 +16,7 @@ from pathlib import Path
 from string import Template
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Query, Request, Response
+from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -39,7 +39,9 @@ from scoundrel.solver import hint
 from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
 
 from .analysis import Analyses
+from .coop import add_table_routes
 from .examples import examples_view
+from .live import Hub
 from .views import game_view, replay_view
 
 PLAYER_COOKIE = "scoundrel_player"
@@ -110,22 +112,30 @@ def create_app(
     daily_secret: str | None = None,
     today: Any = None,
     analyses: Analyses | None = None,
+    redis_url: str | None = None,
+    alone: bool = True,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
     data directory). ``today`` returns the server's date (for tests); ``analyses`` runs
-    the post-game analyses (default: two worker processes at most)."""
+    the post-game analyses (default: two worker processes at most). ``redis_url`` carries
+    live co-op updates between server processes; ``alone=False`` says other processes
+    share the database (without Redis, their updates then reach tables by polling)."""
     store = GameStore(connect(db_url), daily_secret=daily_secret)
     clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
     analysts = analyses or Analyses()
+    hub = Hub(redis_url, alone=alone)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
         yield
+        await hub.close()
         await run_in_threadpool(analysts.close)
 
     app = FastAPI(title="Scoundrel", version=__version__, docs_url="/api/docs", lifespan=lifespan)
     app.state.store = store
     app.state.analyses = analysts
+    app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=600)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     shell = Template((STATIC / "page.html").read_text("utf-8"))
@@ -211,6 +221,10 @@ def create_app(
         app.add_api_route(
             path, simple_page(name), response_class=HTMLResponse, include_in_schema=False
         )
+
+    @app.get("/join/{invite}", response_class=HTMLResponse, include_in_schema=False)
+    async def join_page(request: Request, invite: str) -> HTMLResponse:
+        return page(request, "table", invite=invite[:32])
 
     @app.get("/replay/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, game_id: str) -> HTMLResponse:
@@ -344,6 +358,8 @@ def create_app(
 
     @app.get("/api/me")
     async def about_me(me: Player) -> dict[str, Any]:
+        played = store.history(me)
+        partners = store.partners(me, [game.id for game in played if game.online])
         history = [
             {
                 "id": game.id,
@@ -357,8 +373,10 @@ def create_app(
                 "undo_count": game.undo_count,
                 "hint_count": game.hint_count,
                 "created_at": game.created_at.isoformat(),
+                "online": game.online,
+                "partner": partners.get(game.id),
             }
-            for game in store.history(me)
+            for game in played
         ]
         return {"nickname": store.nickname(me), "stats": store.stats(me), "history": history}
 
@@ -386,6 +404,12 @@ def create_app(
             if mine is None
             else {"id": mine.id, "status": mine.status, "score": mine.score},
         }
+
+    def identify(websocket: WebSocket) -> str | None:
+        """The player behind a WebSocket, from the same cookie (None: a watcher)."""
+        return websocket.cookies.get(PLAYER_COOKIE) or None
+
+    app.state.tables = add_table_routes(app, store, hub, player, identify, clock)
 
     @app.get("/api/examples")
     async def examples() -> dict[str, Any]:

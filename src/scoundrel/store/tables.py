@@ -1,0 +1,216 @@
+"""Online co-op tables: one co-op game (C1–C11) played by two players on two devices.
+
+Each hero's seat belongs to one player. The leader of the room acts on it (C3, C4); when the
+leader gives a monster as the help card (C5), the partner fights it, and chooses how: the
+leader's give waits in ``games.pending`` until the partner answers with weapon or bare
+hands, and the record still stores the one move token (``>KS/w``). Everything else about
+the game (its record, its moves, compare-and-set writes) is the :class:`GameStore`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scoundrel.core import IllegalMoveError, Move, State, parse_card, parse_move
+
+from .database import games, now, players, seats
+from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError
+
+
+class Tables:
+    """Seats, invites and turns of the online co-op games kept by ``store``."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ seats
+
+    def open(self, player_id: str, rules: Any) -> StoredGame:
+        """A new co-op table in a random dungeon; the player takes hero 1's seat."""
+        self.store.ensure_player(player_id)
+        return self.store.start(player_id, "random", rules, online=True)
+
+    def seats(self, game_id: str) -> dict[int, str]:
+        """Who sits where: hero number → player id."""
+        with self.store.engine.connect() as connection:
+            rows = connection.execute(
+                select(seats.c.hero, seats.c.player_id).where(seats.c.game_id == game_id)
+            ).all()
+        return {row.hero: row.player_id for row in rows}
+
+    def names(self, game_id: str) -> dict[int, str | None]:
+        """The nickname of the player in each taken seat (None while unnamed)."""
+        with self.store.engine.connect() as connection:
+            rows = connection.execute(
+                select(seats.c.hero, players.c.nickname)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id == game_id)
+            ).all()
+        return {row.hero: row.nickname for row in rows}
+
+    def table(self, game_id: str) -> StoredGame:
+        """An online game, as the database has it now."""
+        stored = self.store.load(game_id)
+        if not stored.online:
+            raise NotFound("there is no such table")
+        return stored
+
+    def hero_of(self, game_id: str, player_id: str) -> int | None:
+        """The hero this player plays at the table, or None for a watcher."""
+        for hero, sitter in self.seats(game_id).items():
+            if sitter == player_id:
+                return hero
+        return None
+
+    def join(self, invite: str, player_id: str) -> tuple[StoredGame, int]:
+        """Take the free seat of the table this invite opens; a player already seated there
+        just comes back to their seat. A full table is refused."""
+        with self.store.engine.connect() as connection:
+            game_id = connection.execute(
+                select(games.c.id).where(games.c.invite == invite)
+            ).scalar_one_or_none()
+        if game_id is None:
+            raise NotFound("this invitation is not valid: ask your friend for a new link")
+        taken = self.seats(game_id)
+        for hero, sitter in taken.items():
+            if sitter == player_id:
+                return self.table(game_id), hero
+        stored = self.table(game_id)
+        if stored.is_over:
+            raise Forbidden("this game is over: ask your friend for a new one")
+        if 2 in taken:
+            raise Forbidden("both seats at this table are taken: you can watch it")
+        self.store.ensure_player(player_id)
+        try:
+            with self.store.engine.begin() as connection:
+                connection.execute(
+                    insert(seats).values(
+                        game_id=game_id, hero=2, player_id=player_id, joined_at=now()
+                    )
+                )
+        except IntegrityError:  # somebody took it a moment before
+            raise Forbidden("both seats at this table are taken: you can watch it") from None
+        return stored, 2
+
+    # ------------------------------------------------------------------ turns
+
+    @staticmethod
+    def to_act(stored: StoredGame, state: State) -> int | None:
+        """The hero whose player acts now: the leader (C3), or the partner while a given
+        monster waits for them (C5); None once the game is over."""
+        if state.is_over:
+            return None
+        if stored.pending is not None:
+            return 2 if state.leader == 1 else 1
+        return state.leader
+
+    @staticmethod
+    def gives(state: State) -> dict[str, list[Move]]:
+        """The monsters the leader may give as the help card now, each with the partner's
+        legal ways to fight it (weapon, bare hands)."""
+        found: dict[str, list[Move]] = {}
+        for move in state.legal_moves:
+            if move.help and move.card is not None and move.card.is_monster:
+                found.setdefault(move.card.code, []).append(move)
+        return found
+
+    @classmethod
+    def answers(cls, stored: StoredGame, state: State) -> list[Move]:
+        """While a monster is given: the partner's legal moves (``>KS/w``, ``>KS/b``)."""
+        if stored.pending is None:
+            return []
+        return cls.gives(state).get(stored.pending, [])
+
+    def play(
+        self, game_id: str, player_id: str, token: str, after: int | None = None
+    ) -> tuple[StoredGame, State]:
+        """One action at the table by the player whose turn it is.
+
+        - The leader plays any legal move, or gives a monster without saying how it is
+          fought: ``>KS`` (it waits for the partner).
+        - The partner answers a given monster with ``>KS/w`` or ``>KS/b``.
+        ``after`` is how many moves the player had seen: an action chosen on an older
+        position is refused with Conflict, as a write that loses a race is."""
+        stored = self.table(game_id)
+        state = self.store.state(stored)
+        hero = self.hero_of(game_id, player_id)
+        if hero is None:
+            raise Forbidden("you are watching this table: only its two players act")
+        if state.is_over:
+            raise Conflict("the game is over")
+        if after is not None and after != len(stored.moves):
+            raise Conflict("the game has moved on since this position was shown: reload it")
+        acting = self.to_act(stored, state)
+        if hero != acting:
+            who = (
+                "your partner chooses how to fight the monster you gave"
+                if stored.pending
+                else "your partner leads this room"
+            )
+            raise Conflict(f"it is not your turn: {who}")
+        text = token.strip()
+        if (
+            stored.pending is None
+            and text.startswith(">")
+            and "/" not in text
+            and parse_card(text[1:]).is_monster
+        ):
+            return self._give(stored, state, text[1:])
+        move = parse_move(text)
+        if stored.pending is not None:
+            if move not in self.answers(stored, state):
+                card = parse_card(stored.pending)
+                raise IllegalMoveError(
+                    move,
+                    f"your partner gave you {card}: fight it with >{card.code}/w or >{card.code}/b",
+                )
+        elif move.help and move.card is not None and move.card.is_monster:
+            raise StoreError(
+                "give a monster as >CARD without /w or /b: your partner chooses how to fight it"
+            )
+        self.store._keep(stored)  # the write compares against this copy, the given card too
+        return self.store.play(game_id, stored.player_id, move, after=len(stored.moves))
+
+    def _give(self, stored: StoredGame, state: State, code: str) -> tuple[StoredGame, State]:
+        card = parse_card(code)
+        if card.code not in self.gives(state):
+            refusal = state.explain(parse_move(f">{card.code}/b"))
+            reason = refusal.text if refusal is not None else "it cannot be given now"
+            raise IllegalMoveError(parse_move(f">{card.code}/b"), reason)
+        with self.store.engine.begin() as connection:
+            result = connection.execute(
+                update(games)
+                .where(
+                    and_(
+                        games.c.id == stored.id,
+                        games.c.moves == " ".join(stored.moves),
+                        games.c.pending.is_(None),
+                    )
+                )
+                .values(pending=card.code, updated_at=now())
+            )
+        if result.rowcount != 1:
+            raise Conflict("the game changed meanwhile (another tab?): reload it")
+        return replace(stored, pending=card.code), state
+
+    def take_back(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
+        """The leader takes back a monster given but not yet fought (nothing was played)."""
+        stored = self.table(game_id)
+        state = self.store.state(stored)
+        if stored.pending is None:
+            raise Conflict("no monster is waiting for your partner")
+        if self.hero_of(game_id, player_id) != state.leader:
+            raise Conflict("only the leader who gave the monster can take it back")
+        with self.store.engine.begin() as connection:
+            result = connection.execute(
+                update(games)
+                .where(and_(games.c.id == stored.id, games.c.pending == stored.pending))
+                .values(pending=None, updated_at=now())
+            )
+        if result.rowcount != 1:
+            raise Conflict("the game changed meanwhile (another tab?): reload it")
+        return replace(stored, pending=None), state

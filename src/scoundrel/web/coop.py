@@ -1,0 +1,259 @@
+"""Online co-op: "Scoundrel for two" on two devices.
+
+``POST /api/tables`` opens a co-op table in a random dungeon and answers its invite link;
+the friend who follows it (``POST /api/tables/join``) takes hero 2's seat. The leader acts
+on the room; a monster given as the help card waits for the partner, who chooses weapon or
+bare hands (C5). Both browsers (and anyone with the watch link, read-only) follow the table
+over a WebSocket: every change is pushed to every viewer as that viewer's own view, with
+the partner's presence and, unless the game is ``silent_leader`` (C11), the card the
+partner points at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+from collections.abc import Callable
+from typing import Any, Literal
+
+from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from scoundrel.core import Rules, State
+from scoundrel.solver import hint
+from scoundrel.store import Forbidden, GameStore, StoredGame
+from scoundrel.store.tables import Tables
+
+from .live import Hub
+from .views import game_view
+
+
+class NewTable(BaseModel):
+    ruleset: Literal["coop"] = "coop"
+    options: dict[str, str | bool | int] = Field(default_factory=dict, max_length=8)
+
+
+class JoinIn(BaseModel):
+    invite: str = Field(min_length=8, max_length=32)
+
+
+class TableMoveIn(BaseModel):
+    move: str = Field(min_length=1, max_length=16)
+    after: int | None = Field(default=None, ge=0, le=10_000)
+
+
+def _give_entry(code: str) -> dict[str, Any]:
+    """The leader's "give this monster" action: its effect is the partner's to choose."""
+    return {
+        "move": f">{code}",
+        "card": code,
+        "help": True,
+        "weapon": None,
+        "give": True,
+        "health": None,
+        "damage": None,
+        "weapons": None,
+        "status": "playing",
+    }
+
+
+def table_view(
+    stored: StoredGame,
+    state: State,
+    you: int | None,
+    names: dict[int, str | None],
+    today: _dt.date,
+) -> dict[str, Any]:
+    """An online table as one of its players (``you``) or a watcher (None) sees it: the
+    game view, whose turn it is, the monster waiting for the partner, and the seats."""
+    view = game_view(stored, state, owner=you is not None, revealed=stored.revealed(today))
+    acting = Tables.to_act(stored, state)
+    if stored.pending is not None:
+        answers = {move.token for move in Tables.answers(stored, state)}
+        view["legal"] = [entry for entry in view["legal"] if entry["move"] in answers]
+    else:
+        gives = Tables.gives(state)
+        legal = [
+            entry
+            for entry in view["legal"]
+            if not (entry["help"] and entry["card"] in gives and entry["move"][-2] == "/")
+        ]
+        legal.extend(_give_entry(code) for code in gives)
+        view["legal"] = legal
+    view.update(
+        online=True,
+        you=you,
+        to_act=acting,
+        pending=stored.pending,
+        seats=[{"hero": n, "taken": n in names, "nickname": names.get(n)} for n in (1, 2)],
+        invite=stored.invite if you == 1 and 2 not in names and not state.is_over else None,
+        silent_leader=bool(stored.rules.options.get("silent_leader")),
+    )
+    return view
+
+
+def add_table_routes(
+    app: FastAPI,
+    store: GameStore,
+    hub: Hub,
+    player: Any,
+    identify: Callable[[WebSocket], str | None],
+    clock: Callable[[], _dt.date],
+) -> Tables:
+    """Add the online co-op endpoints to ``app``. ``player`` is the dependency that names
+    the player behind a request; ``identify`` does the same for a WebSocket (None for a
+    visitor without a valid cookie, who may only watch)."""
+    tables = Tables(store)
+
+    def view_for(game_id: str, player_id: str | None) -> dict[str, Any]:
+        stored = tables.table(game_id)
+        hero = tables.hero_of(game_id, player_id) if player_id else None
+        return table_view(stored, store.state(stored), hero, tables.names(game_id), clock())
+
+    async def changed(game_id: str) -> None:
+        await hub.publish(game_id, {"type": "changed"})
+
+    @app.post("/api/tables", status_code=201)
+    async def open_table(body: NewTable, me: str = Depends(player)) -> dict[str, Any]:
+        """A co-op table for you and a friend on another device: you are hero 1."""
+        stored = tables.open(me, Rules.from_options(body.ruleset, body.options))
+        return view_for(stored.id, me)
+
+    @app.post("/api/tables/join")
+    async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any]:
+        """Take the free seat of the table an invite opens (hero 2)."""
+        stored, _hero = tables.join(body.invite, me)
+        await hub.publish(stored.id, {"type": "changed"})
+        return view_for(stored.id, me)
+
+    @app.get("/api/tables/{game_id}")
+    async def get_table(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
+        """The table as you see it: as a player in your seat, or read-only as a watcher."""
+        return view_for(game_id, me)
+
+    @app.post("/api/tables/{game_id}/moves")
+    async def table_move(
+        game_id: str, body: TableMoveIn, me: str = Depends(player)
+    ) -> dict[str, Any]:
+        """Your action, when it is your turn: the leader's move or give (``>KS``), or the
+        partner's answer to a given monster (``>KS/w``, ``>KS/b``)."""
+        tables.play(game_id, me, body.move, after=body.after)
+        await changed(game_id)
+        return view_for(game_id, me)
+
+    @app.post("/api/tables/{game_id}/take-back")
+    async def take_back(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
+        """The leader takes back a monster given but not yet fought."""
+        tables.take_back(game_id, me)
+        await changed(game_id)
+        return view_for(game_id, me)
+
+    @app.get("/api/tables/{game_id}/hint")
+    async def table_hint(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
+        """The fair bot's advice for the leader, counted like a hint in a game at one table."""
+        stored = tables.table(game_id)
+        state = store.state(stored)
+        if tables.hero_of(game_id, me) != Tables.to_act(stored, state) or stored.pending:
+            raise Forbidden("hints are for the leader, when it is their turn")
+        advice = await run_in_threadpool(lambda: hint(state.observation(state.leader)).to_dict())
+        counted = store.count_hint(game_id, stored.player_id)
+        await changed(game_id)
+        return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
+
+    @app.websocket("/api/tables/{game_id}/live")
+    async def live(websocket: WebSocket, game_id: str) -> None:
+        await follow(websocket, game_id)
+
+    async def follow(websocket: WebSocket, game_id: str) -> None:
+        """One viewer's connection: their view now and after every change, the partner's
+        presence and pointing; the viewer's own selection and pointing go the other way."""
+        player_id = identify(websocket)
+        try:
+            stored = await run_in_threadpool(tables.table, game_id)
+        except Exception:
+            await websocket.close(code=4404, reason="there is no such table")
+            return
+        hero = await run_in_threadpool(tables.hero_of, game_id, player_id) if player_id else None
+        silent = bool(stored.rules.options.get("silent_leader"))
+        await websocket.accept()
+        sent: tuple[Any, ...] | None = None
+
+        async def send_view() -> None:
+            nonlocal sent
+            view = await run_in_threadpool(view_for, game_id, player_id)
+            version = (
+                tuple(view["moves"]),
+                view["pending"],
+                view["hint_count"],
+                tuple(seat["taken"] for seat in view["seats"]),
+                view["you"],
+            )
+            if version != sent:
+                sent = version
+                await websocket.send_json({"type": "view", "game": view, "live": hub.live})
+
+        async def announce(online: bool, ask: bool = False) -> None:
+            if hero is not None:
+                await hub.publish(
+                    game_id, {"type": "presence", "hero": hero, "online": online, "ask": ask}
+                )
+
+        async def listen(events: asyncio.Queue[dict[str, Any]]) -> None:
+            while True:
+                try:
+                    event = await asyncio.wait_for(events.get(), hub.poll_interval)
+                except TimeoutError:
+                    await send_view()  # no event: read the table anyway (Redis down?)
+                    continue
+                kind = event.get("type")
+                if kind == "changed":
+                    await send_view()
+                elif kind == "presence":
+                    if event["hero"] == hero:
+                        if not event["online"]:
+                            await announce(True)  # another tab of ours closed: we are here
+                        continue
+                    await websocket.send_json({k: event[k] for k in ("type", "hero", "online")})
+                    if event.get("ask"):
+                        await announce(True)
+                elif kind in ("select", "point") and event.get("hero") != hero:
+                    await websocket.send_json(event)
+
+        async def receive() -> None:
+            while True:
+                message = await websocket.receive_json()
+                if not isinstance(message, dict) or hero is None:
+                    continue
+                kind = message.get("type")
+                card = message.get("card")
+                if card is not None and not (isinstance(card, str) and len(card) <= 3):
+                    continue
+                if kind == "select":
+                    await hub.publish(game_id, {"type": "select", "hero": hero, "card": card})
+                elif kind == "point" and not silent:
+                    await hub.publish(game_id, {"type": "point", "hero": hero, "card": card})
+
+        async with hub.subscribe(game_id) as events:
+            tasks: list[asyncio.Task[None]] = []
+            try:
+                await send_view()
+                await announce(True, ask=True)
+                tasks = [asyncio.create_task(listen(events)), asyncio.create_task(receive())]
+                done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    with contextlib.suppress(WebSocketDisconnect, Exception):
+                        task.result()
+            except WebSocketDisconnect:
+                pass
+            finally:
+                for task in tasks:
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(BaseException):
+                        await task
+                with contextlib.suppress(Exception):
+                    await announce(False)
+
+    return tables
