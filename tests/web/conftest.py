@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scoundrel.web.app import create_app
+from scoundrel.web.limits import Limits
 
 TODAY = datetime.date(2026, 11, 29)
 
@@ -42,7 +43,8 @@ def clock() -> Clock:
 
 @pytest.fixture
 def app(db_url: str, clock: Clock) -> Iterator[FastAPI]:
-    application = create_app(db_url, today=clock)
+    # no rate limits: these tests play far faster than people (test_integrity.py has them)
+    application = create_app(db_url, today=clock, limits=Limits.unlimited())
     yield application
     application.state.analyses.close()  # no analysis process outlives its test
 

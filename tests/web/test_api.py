@@ -226,8 +226,10 @@ def test_new_random_solo_game(client: TestClient, app: FastAPI) -> None:
     response = client.post("/api/games", json={})
     assert response.status_code == 201
     view = response.json()
-    player = client.cookies.get("scoundrel_player")
-    assert player is not None and str(uuid.UUID(player)) == player
+    cookie = client.cookies.get("scoundrel_player")
+    assert cookie is not None
+    player, _, signature = cookie.partition(".")  # the id the server issued, and its HMAC
+    assert str(uuid.UUID(player)) == player and signature
     assert "httponly" in response.headers["set-cookie"].lower()
     assert view["mode"] == "random"
     assert view["daily_date"] is None
@@ -762,6 +764,8 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "moves": 0,
             "undo_count": 0,
             "hint_count": 0,
+            "online": False,  # a co-op game at one keyboard: no partner on another device
+            "partner": None,
         },
         {
             "id": end["id"],
@@ -774,6 +778,8 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "moves": len(end["moves"]),
             "undo_count": 0,
             "hint_count": 0,
+            "online": False,
+            "partner": None,
         },
     ]
 
@@ -886,7 +892,8 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
     assert response.json()["leaderboard"] == expected
     seen_by_other = other.get("/api/daily").json()["leaderboard"]
     assert seen_by_other == [{**entry, "you": not entry["you"]} for entry in expected]
-    for player in (client.cookies.get("scoundrel_player"), other.cookies.get("scoundrel_player")):
+    for cookie in (client.cookies.get("scoundrel_player"), other.cookies.get("scoundrel_player")):
+        player = (cookie or "").partition(".")[0]
         assert player and player not in response.text and player not in json.dumps(seen_by_other)
     assert all(
         set(entry) == {"rank", "nickname", "score", "won", "moves", "hints", "you"}
@@ -1008,7 +1015,7 @@ def test_worked_examples(client: TestClient) -> None:
 
 def test_health(client: TestClient) -> None:
     new_game(client)
-    assert client.get("/api/health").json() == {"ok": True, "games": 1}
+    assert client.get("/api/health").json() == {"ok": True, "games": 1, "live": True}
 
 
 # ---------------------------------------------------------------------- no input makes a 500
@@ -1424,7 +1431,8 @@ def test_analysis_of_a_finished_game(
     assert started.json()["stage"] in ("queued", "starting", "best", "slip")
     again = client.post(f"/api/games/{game_id}/analysis")  # idempotent: the same job
     assert again.json()["state"] in ("running", "done")
-    assert app.state.analyses.get(game_id).players == {client.cookies["scoundrel_player"]}
+    player = client.cookies["scoundrel_player"].partition(".")[0]  # the id, then its HMAC
+    assert app.state.analyses.get(game_id).players == {player}
     done = wait_for(client, game_id, lambda data: data["state"] != "running")
     assert done["state"] == "done", done
     result = done["result"]

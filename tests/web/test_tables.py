@@ -305,3 +305,54 @@ def test_a_socket_for_no_table_is_closed(client: TestClient) -> None:
     ):
         socket.receive_json()
     assert closed.value.code == 4404
+
+
+def test_the_single_table_routes_refuse_an_online_table(
+    new_client: Callable[..., TestClient],
+) -> None:
+    """Turns are kept by the table: its maker cannot play, undo or ask for a hint through
+    the routes of a game at one keyboard, and it is not their "current" game there."""
+    one, _two, view = seated(new_client)
+    move = view["legal"][0]["move"]
+    played = one.post(f"/api/games/{view['id']}/moves", json={"move": move})
+    assert played.status_code == 409
+    assert "online table" in played.json()["error"]["message"]
+    assert one.post(f"/api/games/{view['id']}/undo").status_code == 403
+    assert one.get(f"/api/games/{view['id']}/hint").status_code == 409
+    assert one.get("/api/games/current").json() == {"game": None}
+    assert one.get(f"/api/tables/{view['id']}").json()["moves"] == []
+
+
+def test_a_socket_from_another_site_is_refused(new_client: Callable[..., TestClient]) -> None:
+    """A page of another site may not follow a table with this browser's cookie."""
+    from starlette.websockets import WebSocketDisconnect
+
+    one, _two, view = seated(new_client)
+    path = f"/api/tables/{view['id']}/live"
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        one.websocket_connect(path, headers={"origin": "https://elsewhere.example"}) as socket,
+    ):
+        socket.receive_json()
+    assert closed.value.code == 4403
+    with one.websocket_connect(path, headers={"origin": "http://testserver"}) as socket:
+        assert receive_until(socket, "view")["game"]["you"] == 1
+
+
+def test_a_flooding_socket_is_closed_and_the_table_goes_on(
+    new_client: Callable[..., TestClient],
+) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    one, two, view = seated(new_client)
+    path = f"/api/tables/{view['id']}/live"
+    with two.websocket_connect(path) as flood:
+        receive_until(flood, "view")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(200):
+                flood.send_text("not json")
+            for _ in range(200):
+                flood.receive_json()
+        assert closed.value.code == 1008
+    after = act(one, two, view, view["legal"][0]["move"])
+    assert len(after["moves"]) == 1

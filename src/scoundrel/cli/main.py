@@ -7,6 +7,7 @@ import datetime as _dt
 import gc
 import json
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -346,6 +347,34 @@ def _bot_jobs(
     return total
 
 
+#: The largest WebSocket message a browser may send (they are a few dozen bytes).
+WS_MAX_SIZE = 4096
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` (0: any free port), bound before the server says
+    where it is, so that a port in use or out of range is an error of its own."""
+    if not 0 <= port <= 65535:
+        raise UsageError(
+            f"--port must be a port number from 1 to 65535 (0: any free one), not {port}"
+        )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}: {error.strerror or error}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except (OSError, OverflowError) as error:
+        sock.close()
+        reason = (getattr(error, "strerror", None) or str(error)).lower()
+        raise UsageError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.set_inheritable(True)  # worker processes serve on it too
+    return sock
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -353,21 +382,57 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from scoundrel.web.app import create_app
     except ImportError as error:  # pragma: no cover - the package depends on them
         raise UsageError(f"the web game needs {error.name}: pip install scoundrel") from None
-    from scoundrel.store import default_url
+    from scoundrel.store import connect, default_url
 
+    if not 1 <= args.workers <= 64:
+        raise UsageError(f"--workers must be from 1 to 64, not {args.workers}")
+    if args.redis:
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "--redis needs the redis package: pip install 'scoundrel[scale]'"
+            ) from None
     url = args.db or default_url()
+    sock = listen(args.host, args.port)
+    secret = os.environ.get("SCOUNDREL_DAILY_SECRET") or None
     try:
-        app = create_app(url, daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None)
+        connect(url).dispose()  # create or migrate the schema once, before any worker starts
+        app = (
+            create_app(url, daily_secret=secret, redis_url=args.redis)
+            if args.workers == 1
+            else None
+        )
     except Exception as error:
+        sock.close()
         raise UsageError(f"cannot open the database {url}: {error}") from None
-    # Everything made at start-up lives as long as the server: keep it out of the garbage
-    # collector's full passes, which otherwise pause every request for tens of ms.
-    gc.collect()
-    gc.freeze()
+    port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Scoundrel is at http://{host}:{args.port}/  (database: {url})", flush=True)
+    print(f"Scoundrel is at http://{host}:{port}/  (database: {url})", flush=True)
+    if args.workers > 1 and not args.redis:
+        print(
+            "No --redis: live co-op updates between workers fall back to polling every second.",
+            flush=True,
+        )
     print("Press Ctrl+C to stop.", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if app is not None:
+        # Everything made at start-up lives as long as the server: keep it out of the
+        # garbage collector's full passes, which otherwise pause every request for tens of ms.
+        gc.collect()
+        gc.freeze()
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE)
+        uvicorn.Server(config).run(sockets=[sock])
+        return 0
+    # Several workers: each builds the app from these settings (app_from_environment).
+    os.environ.update(SCOUNDREL_DB=url, SCOUNDREL_REDIS=args.redis or "", SCOUNDREL_ALONE="0")
+    uvicorn.run(
+        "scoundrel.web.app:app_from_environment",
+        factory=True,
+        fd=sock.fileno(),
+        workers=args.workers,
+        log_level="warning",
+        ws_max_size=WS_MAX_SIZE,
+    )
     return 0
 
 
@@ -395,6 +460,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (8000)")
     serve.add_argument(
         "--db", metavar="URL", help="SQLAlchemy database URL (default: SQLite in your data folder)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (1); with several, use PostgreSQL and --redis",
+    )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="Redis URL (redis://host:6379/0) carrying live co-op updates between processes",
     )
     serve.set_defaults(func=cmd_serve)
 

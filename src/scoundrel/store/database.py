@@ -133,9 +133,16 @@ def default_url() -> str:
 def connect(url: str | None = None) -> Engine:
     """An engine for ``url`` (default: :func:`default_url`) with the schema up to date."""
     url = url or default_url()
+    for plain in ("postgresql://", "postgres://"):  # the driver this package installs
+        if url.startswith(plain):
+            url = "postgresql+psycopg://" + url[len(plain) :]
     options: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         options["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        # a database server may restart: test each pooled connection before use, so the
+        # first request afterwards reconnects instead of failing
+        options.update(pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=10)
     engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
 

@@ -8,6 +8,7 @@ only succeeds if nobody else moved first (compare-and-set on the move count).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import re
 import secrets
@@ -63,6 +64,9 @@ _MOVE = (
         }
     )
 )
+# One game by its id, built once (a statement built per call costs its cache key each time).
+_LOAD = select(games).where(games.c.id == bindparam("game_id"))
+AT_A_TABLE = "this game is played at an online table, by turns: act through the table"
 NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
@@ -133,13 +137,19 @@ class StoredGame:
         return self.mode != "daily" or (self.daily_date or "") < today.isoformat()
 
 
+@functools.lru_cache(maxsize=256)
+def _rules(ruleset: str, options: str) -> Rules:
+    """A row's rules (few distinct ones: each is read once, Rules being immutable)."""
+    return Rules.from_options(ruleset, json.loads(options))
+
+
 def _row_to_game(row: Any) -> StoredGame:
     return StoredGame(
         id=row.id,
         player_id=row.player_id,
         mode=row.mode,
         daily_date=row.daily_date,
-        rules=Rules.from_options(row.ruleset, json.loads(row.options)),
+        rules=_rules(row.ruleset, row.options),
         deck=row.deck,
         moves=tuple(row.moves.split()),
         status=row.status,
@@ -252,11 +262,13 @@ class GameStore:
         rules: Rules,
         today: _dt.date | None = None,
         online: bool = False,
+        client: str | None = None,
     ) -> StoredGame:
         """A new game, or for the dungeon of the day the player's attempt if it exists.
 
         ``online`` opens a co-op table for two devices: the player takes hero 1's seat and
-        the game gets an invite secret for the friend who will take hero 2's."""
+        the game gets an invite secret for the friend who will take hero 2's. ``client`` is
+        kept with a daily attempt: a keyed hash of the client's address (never the address)."""
         if mode not in MODES:
             raise StoreError(f"mode must be random or daily, not {mode!r}")
         if online and (mode != "random" or not rules.coop_game):
@@ -295,6 +307,7 @@ class GameStore:
             "updated_at": stamp,
             "finished_at": None,
             "invite": secrets.token_urlsafe(16) if online else None,
+            "client": client if mode == "daily" else None,
         }
         try:
             with self.engine.begin() as connection:
@@ -332,7 +345,7 @@ class GameStore:
     def load(self, game_id: str) -> StoredGame:
         """The game as the database has it now."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+            row = connection.execute(_LOAD, {"game_id": game_id}).first()
         if row is None:
             raise NotFound(f"there is no game {game_id!r}")
         return self._keep(_row_to_game(row))
@@ -347,7 +360,7 @@ class GameStore:
         ``fresh=False`` the copy this store last wrote or read may serve: a write made from
         it only succeeds if the database still holds the same moves."""
         stored = None if fresh else self._games.get(game_id)
-        if stored is None:
+        if stored is None or stored.player_id != player_id:  # ours may predate a transfer
             stored = self.load(game_id)
         if stored.player_id != player_id:
             raise NotFound(f"there is no game {game_id!r}")
@@ -372,7 +385,12 @@ class GameStore:
             _put(self._states, (game_id, " ".join(moves)), state, self._cache_size)
 
     def play(
-        self, game_id: str, player_id: str, move: Move | str, after: int | None = None
+        self,
+        game_id: str,
+        player_id: str,
+        move: Move | str,
+        after: int | None = None,
+        seated: bool = False,
     ) -> tuple[StoredGame, State]:
         """Apply one move for its owner: the core checks it (NotationError,
         IllegalMoveError), the database keeps it.
@@ -380,10 +398,13 @@ class GameStore:
         ``after`` is how many moves the player had seen when choosing this one: if the game
         has moved on since (another tab), the move is refused with Conflict rather than
         applied to a position the player never saw. A write that loses a race is refused
-        the same way."""
+        the same way. An online table's moves come through its seats (``seated``, see
+        :class:`~scoundrel.store.tables.Tables`), never from its owner alone."""
         if isinstance(move, str):
             move = parse_move(move)
         stored = self.owned(game_id, player_id, fresh=False)
+        if stored.online and not seated:
+            raise Conflict(AT_A_TABLE)
         if after is not None and after != len(stored.moves):
             stored = self.owned(game_id, player_id)  # our copy may be another process's past
             if after != len(stored.moves):
@@ -392,30 +413,34 @@ class GameStore:
         state = self.state(stored).apply(move)
         moves = (*stored.moves, move.token)
         stamp = now()
+        status = state.status.value
+        score = state.score
+        finished = stamp if state.is_over else None
         values: dict[str, Any] = {
             "moves": " ".join(moves),
             "move_count": len(moves),
-            "status": state.status.value,
-            "score": state.score,
+            "status": status,
+            "score": score,
             "updated_at": stamp,
+            "finished_at": finished,
         }
-        if state.is_over:
-            values["finished_at"] = stamp
         self._write(stored, values)
         self._remember(game_id, moves, state)
         played = replace(
             stored,
             moves=moves,
-            status=state.status.value,
-            score=state.score,
+            status=status,
+            score=score,
             updated_at=stamp,
-            finished_at=stamp if state.is_over else None,
+            finished_at=finished,
         )
         return self._keep(played), state
 
     def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
         """Take back the last move of a random dungeon (the game is marked as undone)."""
         stored = self.owned(game_id, player_id)
+        if stored.online:
+            raise Forbidden("an online table has no undo: your partner has seen the move")
         if stored.mode == "daily":
             raise Forbidden("the dungeon of the day has no undo")
         if not stored.moves:
@@ -479,7 +504,13 @@ class GameStore:
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(games)
-                .where(and_(games.c.player_id == player_id, games.c.status == "playing"))
+                .where(
+                    and_(
+                        games.c.player_id == player_id,
+                        games.c.status == "playing",
+                        games.c.invite.is_(None),  # an online table is found as a table
+                    )
+                )
                 .order_by(games.c.updated_at.desc())
                 .limit(1)
             ).first()

@@ -66,13 +66,18 @@ class Tables:
                 return hero
         return None
 
+    def invited(self, invite: str) -> str | None:
+        """The id of the table this invite opens, if any."""
+        with self.store.engine.connect() as connection:
+            game_id: str | None = connection.execute(
+                select(games.c.id).where(games.c.invite == invite)
+            ).scalar_one_or_none()
+        return game_id
+
     def join(self, invite: str, player_id: str) -> tuple[StoredGame, int]:
         """Take the free seat of the table this invite opens; a player already seated there
         just comes back to their seat. A full table is refused."""
-        with self.store.engine.connect() as connection:
-            game_id = connection.execute(
-                select(games.c.id).where(games.c.invite == invite)
-            ).scalar_one_or_none()
+        game_id = self.invited(invite)
         if game_id is None:
             raise NotFound("this invitation is not valid: ask your friend for a new link")
         taken = self.seats(game_id)
@@ -173,7 +178,9 @@ class Tables:
                 "give a monster as >CARD without /w or /b: your partner chooses how to fight it"
             )
         self.store._keep(stored)  # the write compares against this copy, the given card too
-        return self.store.play(game_id, stored.player_id, move, after=len(stored.moves))
+        return self.store.play(
+            game_id, stored.player_id, move, after=len(stored.moves), seated=True
+        )
 
     def _give(self, stored: StoredGame, state: State, code: str) -> tuple[StoredGame, State]:
         card = parse_card(code)

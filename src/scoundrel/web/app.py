@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import json
+import os
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -20,8 +21,8 @@ from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from scoundrel import __version__
@@ -37,14 +38,27 @@ from scoundrel.core import (
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
 from scoundrel.solver import hint
 from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
+from scoundrel.store.games import AT_A_TABLE
 
 from .analysis import Analyses
+from .assets import Assets
 from .coop import add_table_routes
 from .examples import examples_view
+from .guard import (
+    MAX_BODY,
+    BodyLimit,
+    SecurityHeaders,
+    excerpt,
+    install_errors,
+    known_game_id,
+    shorten_quotes,
+)
+from .identity import PLAYER_COOKIE, Identity, PlayerCookie, add_transfer_routes
+from .identity import identify as known_player
+from .limits import Buckets, DailyGate, Limits, RateLimited, client_address, limiter
 from .live import Hub
 from .views import game_view, replay_view
 
-PLAYER_COOKIE = "scoundrel_player"
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
@@ -53,10 +67,17 @@ STATIC = Path(str(resources.files(__package__).joinpath("static")))
 CARD_KINDS = {card.code: card.kind.value for card in ALL_CARDS}
 
 
+#: An option's name and value as a client may send them: short (every real one is).
+OptionName = Annotated[str, StringConstraints(max_length=24)]
+OptionValue = (
+    Annotated[str, StringConstraints(max_length=24)] | bool | Annotated[int, Field(ge=-99, le=99)]
+)
+
+
 class NewGame(BaseModel):
     mode: Literal["random", "daily"] = "random"
     ruleset: Literal["solo", "coop"] = "solo"
-    options: dict[str, str | bool | int] = Field(default_factory=dict)
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=10)
 
 
 class MoveIn(BaseModel):
@@ -69,16 +90,12 @@ class NicknameIn(BaseModel):
     nickname: str = Field(min_length=1, max_length=64)
 
 
-async def player(request: Request, response: Response) -> str:
-    """The anonymous player behind this request (an id in a cookie, made on first visit)."""
-    store: GameStore = request.app.state.store
-    known = request.cookies.get(PLAYER_COOKIE)
-    player_id = store.ensure_player(known)
-    if player_id != known:
-        response.set_cookie(
-            PLAYER_COOKIE, player_id, max_age=10 * YEAR, httponly=True, samesite="lax"
-        )
-    return player_id
+async def player(request: Request, me: Annotated[str, Depends(known_player)]) -> str:
+    """The anonymous player behind this request: the id the server signed into the cookie
+    (a new one if there is none), with a row made by the player's first write (see
+    ``identity.py``)."""
+    identity: Identity = request.app.state.identity
+    return identity.enlist(request, me)
 
 
 Player = Annotated[str, Depends(player)]
@@ -114,13 +131,36 @@ def create_app(
     analyses: Analyses | None = None,
     redis_url: str | None = None,
     alone: bool = True,
+    limits: Limits | None = None,
+    daily_per_address: int | None = None,
+    cookie_secret: str | None = None,
+    max_body: int = MAX_BODY,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
     data directory). ``today`` returns the server's date (for tests); ``analyses`` runs
     the post-game analyses (default: two worker processes at most). ``redis_url`` carries
     live co-op updates between server processes; ``alone=False`` says other processes
-    share the database (without Redis, their updates then reach tables by polling)."""
+    share the database (without Redis, their updates then reach tables by polling).
+
+    ``limits`` are the rate limits (default :class:`Limits`, or none at all if
+    ``SCOUNDREL_RATE_LIMITS=off``; ``Limits.unlimited()`` for none);
+    ``daily_per_address`` the scored daily attempts per client address and day (default
+    ``SCOUNDREL_DAILY_PER_ADDRESS`` or 5; 0: no limit); ``cookie_secret`` signs players' ids
+    (default ``SCOUNDREL_COOKIE_SECRET``, or one kept in the database); ``max_body`` is the
+    largest request body in bytes."""
     store = GameStore(connect(db_url), daily_secret=daily_secret)
+    if limits is None:
+        off = os.environ.get("SCOUNDREL_RATE_LIMITS", "").lower() in ("off", "0", "no")
+        limits = Limits.unlimited() if off else Limits()
+    buckets = Buckets(limits)
+    identity = Identity(
+        store, cookie_secret or os.environ.get("SCOUNDREL_COOKIE_SECRET") or None, buckets
+    )
+    if daily_per_address is None:
+        daily_per_address = int(os.environ.get("SCOUNDREL_DAILY_PER_ADDRESS") or 5)
+    gate = DailyGate(daily_per_address or None, identity.client_key, identity.rows.daily_attempts)
+    limit = limiter(buckets, known_player)
+    assets = Assets(STATIC)
     clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
     analysts = analyses or Analyses()
     hub = Hub(redis_url, alone=alone)
@@ -132,15 +172,36 @@ def create_app(
         await hub.close()
         await run_in_threadpool(analysts.close)
 
-    app = FastAPI(title="Scoundrel", version=__version__, docs_url="/api/docs", lifespan=lifespan)
+    app = FastAPI(
+        title="Scoundrel",
+        version=__version__,
+        docs_url="/api/docs",
+        lifespan=lifespan,
+        dependencies=[Depends(known_game_id)],
+    )
     app.state.store = store
+    app.state.identity = identity
+    app.state.buckets = buckets
+    app.state.limit = limit  # limit(kind, what): a rate-limit dependency for any route
     app.state.analyses = analysts
     app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=600)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(PlayerCookie)
+    app.add_middleware(SecurityHeaders)
+    assets.mount(app)
     shell = Template((STATIC / "page.html").read_text("utf-8"))
 
     # ------------------------------------------------------------------ errors
+
+    install_errors(app)
+
+    @app.exception_handler(RateLimited)
+    async def _limited(_request: Request, error: RateLimited) -> JSONResponse:
+        response = _error(429, error.code, error.message)
+        if error.retry_after is not None:
+            response.headers["retry-after"] = str(error.retry_after)
+        return response
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
@@ -158,14 +219,26 @@ def create_app(
     async def _illegal(_request: Request, error: IllegalMoveError) -> JSONResponse:
         return _error(409, "illegal_move", error.reason, move=str(error.move))
 
+    @app.exception_handler(DataError)
+    async def _bad_data(_request: Request, _failure: DataError) -> JSONResponse:
+        # text the database cannot hold (a NUL character, say): bad input, nothing written
+        return _error(400, "invalid_input", "the request holds characters that are not allowed")
+
+    @app.exception_handler(DBAPIError)
+    async def _database_down(_request: Request, _failure: DBAPIError) -> JSONResponse:
+        # the database server is restarting or unreachable: nothing was written; the pool
+        # reconnects by itself (pre-ping) once it is back
+        return _error(503, "database_unavailable", "the database is unavailable: try again")
+
     @app.exception_handler(OptionError)
     async def _option(_request: Request, error: OptionError) -> JSONResponse:
-        return _error(400, "option", str(error))
+        return _error(400, "option", shorten_quotes(str(error)))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in item['loc'][1:]) or 'body'}: {item['msg']}"
+            f"{'.'.join(excerpt(str(p)) for p in item['loc'][1:]) or 'body'}: "
+            f"{excerpt(item['msg'], 120)}"
             for item in error.errors()
         )
         return _error(422, "invalid_request", problems or "the request body is not valid")
@@ -189,6 +262,7 @@ def create_app(
             page=name,
             title=messages.get(f"page.{name}", "Scoundrel"),
             version=__version__,
+            static=assets.prefix,
             boot=json.dumps(
                 {
                     "lang": lang,
@@ -232,10 +306,21 @@ def create_app(
 
     # ------------------------------------------------------------------ games
 
-    @app.post("/api/games", status_code=201)
-    async def new_game(body: NewGame, me: Player) -> dict[str, Any]:
+    def daily_client(request: Request, me: str, mode: str, rules: Rules) -> str | None:
+        """For a new scored attempt at the dungeon of the day, the client's keyed hash to
+        keep with it, once its address's attempts are counted (TooManyAttempts)."""
+        if mode != "daily":
+            return None
+        date = clock().isoformat()
+        if store.daily_attempt(me, date, rules.ruleset) is not None:
+            return None  # resumed, not a new attempt
+        return gate.admit(client_address(request), date, rules.ruleset)
+
+    @app.post("/api/games", status_code=201, dependencies=[limit("new_games", "new games")])
+    async def new_game(body: NewGame, request: Request, me: Player) -> dict[str, Any]:
         rules = Rules.from_options(body.ruleset, body.options)
-        stored = store.start(me, body.mode, rules, today=clock())
+        client = daily_client(request, me, body.mode, rules)
+        stored = store.start(me, body.mode, rules, today=clock(), client=client)
         return game_view(stored, store.state(stored), owner=True)
 
     @app.get("/api/games/current")
@@ -251,9 +336,14 @@ def create_app(
         owner = stored.player_id == me
         if not owner and not stored.is_over:
             store.owned(game_id, me)  # raises NotFound: a game in play is its owner's
+        if not owner and not stored.revealed(clock()):
+            raise Forbidden(
+                "another player's attempt at the dungeon of the day is shown once the day "
+                "is over, so that nobody can learn the dungeon from a finished attempt"
+            )
         return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
 
-    @app.post("/api/games/{game_id}/moves")
+    @app.post("/api/games/{game_id}/moves", dependencies=[limit("moves", "moves")])
     async def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
         stored, state = store.play(game_id, me, body.move.strip(), after=body.after)
         return game_view(stored, state, owner=True, revealed=stored.revealed(clock()))
@@ -297,12 +387,14 @@ def create_app(
 
     # ------------------------------------------------------------------ hints
 
-    @app.get("/api/games/{game_id}/hint")
+    @app.get("/api/games/{game_id}/hint", dependencies=[limit("hints", "hints")])
     async def get_hint(game_id: str, me: Player) -> dict[str, Any]:
         """The fair bot's move for the owner's game in play, with why; the game counts it."""
         stored = store.owned(game_id, me)
         if stored.is_over:
             raise Refused(409, "game_over", "the game is over: no more hints")
+        if stored.online:
+            raise Refused(409, "online_table", AT_A_TABLE)
         advice = await run_in_threadpool(_hint, store.state(stored))
         counted = store.count_hint(game_id, me)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
@@ -324,7 +416,7 @@ def create_app(
             ),
         )
 
-    @app.post("/api/games/{game_id}/analysis")
+    @app.post("/api/games/{game_id}/analysis", dependencies=[limit("analyses", "analyses")])
     async def start_analysis(game_id: str, me: Player, response: Response) -> dict[str, Any]:
         """Start the analysis of a finished game, or answer the one running or done."""
         stored = analysable(game_id, me)
@@ -380,6 +472,8 @@ def create_app(
         ]
         return {"nickname": store.nickname(me), "stats": store.stats(me), "history": history}
 
+    add_transfer_routes(app, identity, limit, player)
+
     @app.put("/api/me/nickname")
     async def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
         return {"nickname": store.set_nickname(me, body.nickname)}
@@ -407,7 +501,7 @@ def create_app(
 
     def identify(websocket: WebSocket) -> str | None:
         """The player behind a WebSocket, from the same cookie (None: a watcher)."""
-        return websocket.cookies.get(PLAYER_COOKIE) or None
+        return identity.verify(websocket.cookies.get(PLAYER_COOKIE))
 
     app.state.tables = add_table_routes(app, store, hub, player, identify, clock)
 
@@ -418,6 +512,21 @@ def create_app(
 
     @app.get("/api/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
-        return {"ok": True, "games": store.count_games()}
+        # live: whether table updates reach every server process (Redis up, or alone)
+        return {"ok": True, "games": store.count_games(), "live": hub.live}
 
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The application as ``scoundrel serve --workers N`` starts it in each worker process:
+    its settings come from the environment the command sets (``SCOUNDREL_DB``,
+    ``SCOUNDREL_REDIS``, ``SCOUNDREL_ALONE``, ``SCOUNDREL_DAILY_SECRET``)."""
+    import os
+
+    return create_app(
+        os.environ.get("SCOUNDREL_DB") or None,
+        daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None,
+        redis_url=os.environ.get("SCOUNDREL_REDIS") or None,
+        alone=os.environ.get("SCOUNDREL_ALONE", "1") == "1",
+    )

@@ -14,10 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
+import json
+import time
 from collections.abc import Callable
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -29,6 +33,10 @@ from scoundrel.store.tables import Tables
 from .live import Hub
 from .views import game_view
 
+#: What a player's browser may send on a table's socket: a burst, then messages per second.
+MESSAGE_BURST = 30
+MESSAGE_RATE = 10.0
+
 
 class NewTable(BaseModel):
     ruleset: Literal["coop"] = "coop"
@@ -36,7 +44,7 @@ class NewTable(BaseModel):
 
 
 class JoinIn(BaseModel):
-    invite: str = Field(min_length=8, max_length=32)
+    invite: str = Field(min_length=8, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 
 
 class TableMoveIn(BaseModel):
@@ -106,6 +114,7 @@ def add_table_routes(
     the player behind a request; ``identify`` does the same for a WebSocket (None for a
     visitor without a valid cookie, who may only watch)."""
     tables = Tables(store)
+    limit = app.state.limit  # the rate limits of the games at one table apply here too
 
     def view_for(game_id: str, player_id: str | None) -> dict[str, Any]:
         stored = tables.table(game_id)
@@ -115,16 +124,30 @@ def add_table_routes(
     async def changed(game_id: str) -> None:
         await hub.publish(game_id, {"type": "changed"})
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, dependencies=[limit("new_games", "new games")])
     async def open_table(body: NewTable, me: str = Depends(player)) -> dict[str, Any]:
         """A co-op table for you and a friend on another device: you are hero 1."""
         stored = tables.open(me, Rules.from_options(body.ruleset, body.options))
         return view_for(stored.id, me)
 
-    @app.post("/api/tables/join")
-    async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any]:
-        """Take the free seat of the table an invite opens (hero 2)."""
-        stored, _hero = tables.join(body.invite, me)
+    @app.post(
+        "/api/tables/join", response_model=None, dependencies=[limit("new_games", "new games")]
+    )
+    async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any] | JSONResponse:
+        """Take the free seat of the table an invite opens (hero 2). A refusal names the
+        table and says why, so that the page can offer what is left: ``table_full`` (it
+        can be watched) or ``table_over`` (its replay can be watched)."""
+        try:
+            stored, _hero = tables.join(body.invite, me)
+        except Forbidden as refusal:
+            game_id = tables.invited(body.invite)
+            over = game_id is not None and tables.table(game_id).is_over
+            error = {
+                "code": "table_over" if over else "table_full",
+                "message": refusal.message,
+                "table": game_id,
+            }
+            return JSONResponse(status_code=403, content={"error": error})
         await hub.publish(stored.id, {"type": "changed"})
         return view_for(stored.id, me)
 
@@ -133,7 +156,7 @@ def add_table_routes(
         """The table as you see it: as a player in your seat, or read-only as a watcher."""
         return view_for(game_id, me)
 
-    @app.post("/api/tables/{game_id}/moves")
+    @app.post("/api/tables/{game_id}/moves", dependencies=[limit("moves", "moves")])
     async def table_move(
         game_id: str, body: TableMoveIn, me: str = Depends(player)
     ) -> dict[str, Any]:
@@ -143,14 +166,14 @@ def add_table_routes(
         await changed(game_id)
         return view_for(game_id, me)
 
-    @app.post("/api/tables/{game_id}/take-back")
+    @app.post("/api/tables/{game_id}/take-back", dependencies=[limit("moves", "moves")])
     async def take_back(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
         """The leader takes back a monster given but not yet fought."""
         tables.take_back(game_id, me)
         await changed(game_id)
         return view_for(game_id, me)
 
-    @app.get("/api/tables/{game_id}/hint")
+    @app.get("/api/tables/{game_id}/hint", dependencies=[limit("hints", "hints")])
     async def table_hint(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
         """The fair bot's advice for the leader, counted like a hint in a game at one table."""
         stored = tables.table(game_id)
@@ -169,6 +192,11 @@ def add_table_routes(
     async def follow(websocket: WebSocket, game_id: str) -> None:
         """One viewer's connection: their view now and after every change, the partner's
         presence and pointing; the viewer's own selection and pointing go the other way."""
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            # another site's page may not follow a table with this browser's cookie
+            await websocket.close(code=4403, reason="connections come from this site's pages")
+            return
         player_id = identify(websocket)
         try:
             stored = await run_in_threadpool(tables.table, game_id)
@@ -201,11 +229,16 @@ def add_table_routes(
                 )
 
         async def listen(events: asyncio.Queue[dict[str, Any]]) -> None:
+            read = time.monotonic()
             while True:
                 try:
-                    event = await asyncio.wait_for(events.get(), hub.poll_interval)
+                    event = await asyncio.wait_for(events.get(), 1.0)
                 except TimeoutError:
-                    await send_view()  # no event: read the table anyway (Redis down?)
+                    # no event: read the table anyway now and then, every second while
+                    # events may not arrive (Redis down)
+                    if time.monotonic() - read >= hub.poll_interval:
+                        read = time.monotonic()
+                        await send_view()
                     continue
                 kind = event.get("type")
                 if kind == "changed":
@@ -222,8 +255,20 @@ def add_table_routes(
                     await websocket.send_json(event)
 
         async def receive() -> None:
+            allowance, last = float(MESSAGE_BURST), time.monotonic()
             while True:
-                message = await websocket.receive_json()
+                text = await websocket.receive_text()
+                moment = time.monotonic()
+                allowance = min(MESSAGE_BURST, allowance + (moment - last) * MESSAGE_RATE)
+                last = moment
+                if allowance < 1:  # a flood: this connection is closed, the table is not
+                    await websocket.close(code=1008, reason="too many messages")
+                    return
+                allowance -= 1
+                try:
+                    message = json.loads(text) if len(text) <= 512 else None
+                except ValueError:
+                    continue
                 if not isinstance(message, dict) or hero is None:
                     continue
                 kind = message.get("type")

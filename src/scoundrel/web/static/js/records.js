@@ -46,15 +46,65 @@ export async function start(main) {
     for (const g of me.history) {
       const row = el("tr");
       row.append(el("td", new Date(g.created_at).toLocaleString()));
-      row.append(el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`));
+      const what = el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`);
+      if (g.online) what.append(" · ", el("span", g.partner ? t("records.with", { nickname: g.partner }) : t("records.with_friend"), "partner")); // online co-op
+      row.append(what);
       row.append(el("td", t(`status.${g.status}`)));
       row.append(el("td", g.score === null ? "—" : String(g.score)));
       const cell = el("td"); const link = el("a", g.status === "playing" ? t("records.continue") : t("records.replay"));
-      link.href = g.status === "playing" ? `/?game=${g.id}` : `/replay/${g.id}`;
+      link.href = g.status === "playing" ? (g.online ? `/?table=${g.id}` : `/?game=${g.id}`) : `/replay/${g.id}`;
       cell.append(link); row.append(cell); table.append(row);
     }
     main.append(table);
   }
+  main.append(transferSection());
+}
+
+// Carry this player to another device: a one-time code made here, entered there.
+function transferSection() {
+  const section = el("section", undefined, "transfer");
+  section.setAttribute("aria-labelledby", "transfer-title");
+  const title = el("h2", t("records.transfer_title"));
+  title.id = "transfer-title";
+  section.append(title, el("p", t("records.transfer_intro", { minutes: 15 }), "note"));
+
+  const make = el("button", t("records.transfer_make"));
+  make.type = "button";
+  make.className = "make-code";
+  const shown = el("div", undefined, "code-shown");
+  shown.setAttribute("aria-live", "polite");
+  make.addEventListener("click", async () => {
+    make.disabled = true;
+    try {
+      const made = await api("/api/me/transfer", { method: "POST" });
+      const until = new Date(made.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const code = el("output", made.code, "code");
+      const line = el("p", t("records.transfer_code") + " ");
+      line.append(code);
+      shown.replaceChildren(line, el("p", t("records.transfer_valid", { time: until }), "note"));
+    } catch (error) { toast(error.message, "error"); } finally { make.disabled = false; }
+  });
+  section.append(make, shown);
+
+  const form = el("form", undefined, "claim");
+  const label = el("label", t("records.transfer_enter") + " ");
+  const input = document.createElement("input");
+  input.name = "code"; input.required = true; input.maxLength = 20; input.autocomplete = "off";
+  input.spellcheck = false; input.autocapitalize = "characters"; input.placeholder = "XXXXX-XXXXX";
+  label.append(input);
+  const use = el("button", t("records.transfer_use"));
+  form.append(label, el("p", t("records.transfer_confirm"), "note"), use);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    use.disabled = true;
+    try {
+      await api("/api/me/transfer/claim", { method: "POST", body: { code: input.value } });
+      toast(t("toast.transfer_done"));
+      setTimeout(() => location.reload(), 900);
+    } catch (error) { toast(error.message, "error"); use.disabled = false; }
+  });
+  section.append(form);
+  return section;
 }
 
 function nicknameForm(current) {

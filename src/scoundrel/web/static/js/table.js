@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
+import * as online from "./online.js";
 
 const STORE_KEY = "scoundrel_game";
 const POLL_MS = 300;
@@ -15,6 +16,7 @@ let busy = false;
 let advice = null; // the hint for the position shown: {id, position, move, plan, reason, health, kept}
 let analysis = null; // the post-game analysis of the game shown: {id, data}
 let pollTimer = null;
+let drawn = { id: null, room: [] }; // the room cards on screen: only new ones are dealt
 let root;
 
 const el = (tag, attrs = {}, ...children) => {
@@ -33,17 +35,19 @@ const el = (tag, attrs = {}, ...children) => {
 export async function start(main) {
   root = main;
   document.addEventListener("keydown", onKey);
+  online.init({ root: () => root, current: () => game, show: (view) => show(view, view && game?.id === view.id ? game : null), render: () => render(), play, actionLabel, selectedCard: () => (game && selected !== null ? game.room[selected] ?? null : null), deselect: () => { selected = null; giving = false; } });
   const asked = new URL(location.href).searchParams.get("game");
   const remembered = asked || localStorage.getItem(STORE_KEY);
   try {
+    if (await online.start()) return; // /join/INVITE, /?table=ID, or a table in play
     if (remembered) {
       try {
         const found = await api(`/api/games/${encodeURIComponent(remembered)}`);
-        if (found.owner && found.status === "playing") return show(found);
+        if (found.owner && found.status === "playing") return show(await online.adopt(found));
       } catch (error) { if (error.status !== 404) throw error; }
     }
     const current = await api("/api/games/current");
-    if (current.game) return show(current.game);
+    if (current.game) return show(await online.adopt(current.game));
     show(null);
   } catch (error) {
     toast(error.message, "error");
@@ -63,23 +67,25 @@ async function newGame(settings) {
 }
 
 async function play(token) {
-  if (busy || !game) return;
+  if (busy || !game || !online.mayAct(game)) return;
   busy = true;
   const before = game;
+  const path = `/api/${game.online ? "tables" : "games"}/${game.id}`;
   try {
-    const after = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { move: token, after: game.moves.length } });
+    const after = await api(`${path}/moves`, { method: "POST", body: { move: token, after: game.moves.length } });
     selected = null; giving = false;
-    show(after, before);
+    if (online.same(after, game)) render(); // online: the table pushed it already
+    else show(after, before);
   } catch (error) {
     toast(error.message, "error");
     if (error.status === 409 && error.code === "conflict") {
-      show(await api(`/api/games/${game.id}`).catch(() => game));  // another tab moved
+      show(await api(path).catch(() => game));  // another tab (or the partner) moved
     }
   } finally { busy = false; }
 }
 
 async function undo() {
-  if (busy || !game || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
+  if (busy || !game || game.online || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
   busy = true;
   try {
     show(await api(`/api/games/${game.id}/undo`, { method: "POST" }));
@@ -93,13 +99,13 @@ const position = (view) => `${view.id} ${view.moves.join(" ")}`;
 const adviceHere = () => (advice && game && advice.position === position(game) ? advice : null);
 
 async function askHint() {
-  if (busy || !game || game.status !== "playing") return;
+  if (busy || !game || game.status !== "playing" || !online.mayAct(game) || game.pending) return;
   if (!adviceHere()) {
     busy = true;
     try {
       const asked = game;
-      const answer = await api(`/api/games/${asked.id}/hint`);
-      if (game !== asked) return; // the game moved on meanwhile
+      const answer = await api(`/api/${asked.online ? "tables" : "games"}/${asked.id}/hint`);
+      if (!game || position(game) !== position(asked)) return; // the game moved on meanwhile
       advice = { ...answer, position: position(asked) };
       game.hint_count = answer.hint_count;
     } catch (error) {
@@ -245,7 +251,8 @@ function settingsForm() {
       radio("mode", "daily", t("mode.daily"), last.mode === "daily")),
     el("fieldset", {}, el("legend", { text: t("setup.ruleset") }),
       radio("ruleset", "solo", t("ruleset.solo"), last.ruleset !== "coop"),
-      radio("ruleset", "coop", t("ruleset.coop"), last.ruleset === "coop")),
+      radio("ruleset", "coop", t("ruleset.coop"), last.ruleset === "coop" && !game?.online),
+      radio("ruleset", "online", t("online.setup_choice"), !!game?.online)),
   );
   const solo = el("fieldset", { class: "options solo" }, el("legend", { text: t("setup.options") }),
     el("label", {}, el("input", { type: "checkbox", name: "solo_lenient", checked: last.ruleset === "solo" && o.weapon === "lenient" }), document.createTextNode(" " + t("option.lenient"))),
@@ -258,14 +265,18 @@ function settingsForm() {
     el("label", {}, document.createTextNode(t("option.first_leader") + " "),
       (() => { const s = el("select", { name: "first_leader" }); for (const n of [1, 2]) s.append(el("option", { value: n, text: t("hero.name", { n }), selected: (o.first_leader ?? 1) === n })); return s; })()));
   const note = el("p", { class: "note daily-note", text: t("setup.daily_note") });
-  form.append(solo, coop, note, el("button", { type: "submit", class: "primary", text: t("setup.start") }));
+  const onlineNote = el("p", { class: "note online-note", text: t("online.setup_note") });
+  form.append(solo, coop, note, onlineNote, el("button", { type: "submit", class: "primary", text: t("setup.start") }));
   const sync = () => {
     const data = new FormData(form);
     const ruleset = data.get("ruleset");
     const daily = data.get("mode") === "daily";
     solo.hidden = ruleset !== "solo" || daily;
-    coop.hidden = ruleset !== "coop" || daily;
+    coop.hidden = (ruleset !== "coop" && ruleset !== "online") || daily;
     note.hidden = !daily;
+    onlineNote.hidden = ruleset !== "online";
+    form.querySelector("input[name=ruleset][value=online]").disabled = daily; // a random dungeon only
+    form.querySelector("input[name=mode][value=daily]").disabled = ruleset === "online";
   };
   form.addEventListener("change", sync);
   sync();
@@ -280,7 +291,8 @@ function settingsForm() {
         ? { weapon: data.get("solo_lenient") ? "lenient" : "strict", death_score: data.get("dungeon_only") ? "dungeon-only" : "standard" }
         : { weapon: data.get("coop_strict") ? "strict" : "lenient", easier: !!data.get("easier"), harder: !!data.get("harder"), silent_leader: !!data.get("silent_leader"), first_leader: Number(data.get("first_leader")) };
     }
-    newGame({ mode, ruleset, options });
+    if (ruleset === "online") online.openTable(options); // a table for a friend on another device
+    else newGame({ mode, ruleset, options });
   });
   return form;
 }
@@ -295,7 +307,9 @@ function heroPanel(hero, n, before) {
   panel.append(title);
   const pct = Math.max(0, hero.health) / 20 * 100;
   const bar = el("div", { class: `health${hero.health <= 5 ? " low" : ""}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": 20, "aria-valuenow": hero.health, "aria-label": t("hero.health") });
-  bar.append(el("span", { class: "fill", style: `width:${pct}%` }), el("span", { class: "value", text: t("hero.health_value", { health: hero.health }) }));
+  const fill = el("span", { class: "fill" });
+  fill.style.width = `${pct}%`; // CSSOM: a style attribute would break the page's CSP
+  bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: hero.health }) }));
   if (before && before.health !== hero.health) bar.classList.add(before.health > hero.health ? "hurt" : "healed");
   panel.append(bar);
   const weapon = el("div", { class: "weapon" });
@@ -344,6 +358,8 @@ function actionLabel(move) {
   const card = parse(move.card);
   const k = kind(card);
   const target = move.help ? (game.leader === 1 ? 2 : 1) : game.leader;
+  if (move.give) return t("online.give", { card: symbol(move.card), hero: t("hero.name", { n: target }) });
+  const given = move.help && game.pending !== move.card; // online: the partner fights what was given
   const health = move.health[target - 1];
   const damage = move.damage[target - 1];
   const who = move.help ? { hero: t("hero.name", { n: target }) } : {};
@@ -357,7 +373,7 @@ function actionLabel(move) {
     text = t(key, { card: symbol(move.card), gain: -damage, health, ...who });
   } else {
     const weapon = game.heroes[target - 1].weapon;
-    const key = move.weapon ? (move.help ? "act.give_fight_weapon" : "act.fight_weapon") : (move.help ? "act.give_fight_bare" : "act.fight_bare");
+    const key = move.weapon ? (given ? "act.give_fight_weapon" : "act.fight_weapon") : (given ? "act.give_fight_bare" : "act.fight_bare");
     text = t(key, { card: symbol(move.card), weapon: weapon ? symbol(weapon) : "", damage, health, ...who });
   }
   if (health <= 0) text += " " + t("act.deadly");
@@ -367,10 +383,13 @@ function actionLabel(move) {
 function actionsPanel() {
   const panel = el("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
   if (game.status !== "playing") return panel;
+  if (game.pending) return online.pendingPanel(panel, game);
   const hint = adviceHere();
   if (hint) panel.append(advicePanel(hint));
+  const acting = online.mayAct(game);
+  if (!acting) panel.append(online.waitingLine(game));
   if (selected === null || selected >= game.room.length) {
-    panel.append(el("p", { class: "hint", text: t(game.heroes.length > 1 ? "table.choose_coop" : "table.choose", { n: game.leader }) }));
+    if (acting) panel.append(el("p", { class: "hint", text: t(game.heroes.length > 1 ? "table.choose_coop" : "table.choose", { n: game.leader }) }));
     return panel;
   }
   const code = game.room[selected];
@@ -380,13 +399,14 @@ function actionsPanel() {
   const keyOf = (m) => (m.card && kind(parse(m.card)) === "monster" ? (m.weapon ? "W" : "B") : "⏎");
   for (const move of moves) {
     const suggested = hint?.move === move.move;
-    const button = el("button", { class: `choice${move.help ? " give" : ""}${move.health.some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`, "data-move": move.move, onclick: () => play(move.move) });
-    button.append(el("kbd", { text: (move.help ? "G " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
+    const button = el("button", { class: `choice${move.help ? " give" : ""}${(move.health ?? []).some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`, "data-move": move.move, disabled: !acting, onclick: () => play(move.move) });
+    button.append(el("kbd", { text: move.give ? "G" : (move.help ? "G " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
     if (suggested) button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
     list.append(button);
   }
   for (const [token, refusal] of Object.entries(game.blocked)) {
     if (token === "F" || refusal.code === "no_weapon" || !token.replace(">", "").startsWith(code + "/")) continue;
+    if (game.online && token.startsWith(">")) continue; // online, the partner chooses how to fight
     const help = token.startsWith(">");
     const text = t(help ? "act.give_fight_weapon_blocked" : "act.fight_weapon_blocked", { card: symbol(code) }) + " — " + refusalText(refusal);
     list.append(el("button", { class: "choice blocked", disabled: true, "data-move": token, text }));
@@ -399,7 +419,8 @@ function roomPanel(before) {
   const panel = el("section", { class: "room", "aria-label": t(game.final_room ? "table.final_room" : "table.room") });
   panel.append(el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }));
   const row = el("div", { class: "room-cards" });
-  const old = new Set(before?.room ?? []);
+  const old = new Set(before ? before.room : drawn.id === game.id ? drawn.room : []);
+  drawn = { id: game.id, room: [...game.room] };
   const hinted = adviceHere()?.move.replace(">", "").split("/")[0];
   game.room.forEach((code, i) => {
     const card = cardElement(code, { tag: "button" });
@@ -413,6 +434,7 @@ function roomPanel(before) {
     if (game.legal.some((m) => m.card === code && m.help)) {
       card.append(el("span", { class: "give-mark", text: t("table.can_give") }));
     }
+    online.decorate(card, code, game);
     card.disabled = game.status !== "playing";
     card.addEventListener("click", () => { selected = selected === i ? null : i; giving = false; render(); });
     row.append(card);
@@ -427,16 +449,16 @@ function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
-  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing", title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing" || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
   flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
   bar.append(flee);
   if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
-  if (game.mode !== "daily" && game.status === "playing") {  // no undo once the deck is shown
+  if (game.mode !== "daily" && game.status === "playing" && !game.online) {  // no undo once the deck is shown, nor online
     const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
     u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
     bar.append(u);
   }
-  if (game.status === "playing") {
+  if (game.status === "playing" && online.mayAct(game) && !game.pending) {
     const h = el("button", { class: "hint-button", "aria-keyshortcuts": "H", onclick: askHint });
     h.append(el("kbd", { text: "H" }), document.createTextNode(" " + t("act.hint")));
     bar.append(h);
@@ -473,7 +495,7 @@ function gameOver() {
   box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
+    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
   if (game.record) {
     buttons.append(
       el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
@@ -520,6 +542,7 @@ function onKey(event) {
     if (i < game.room.length) { selected = selected === i ? null : i; giving = false; render(); document.querySelector(`.room-cards .card:nth-child(${i + 1})`)?.focus(); }
     return;
   }
+  if (game.online && online.onKey(event, game)) return;
   const lower = key.toLowerCase();
   if (lower === "f") { if (game.legal.some((m) => m.move === "F")) play("F"); else toast(refusalText(game.blocked.F), "error"); return; }
   if (lower === "h") { askHint(); event.preventDefault(); return; }
@@ -531,7 +554,7 @@ function onKey(event) {
     giving = !giving;
     toast(giving ? t("toast.giving") : t("toast.not_giving"));
     const only = moves.filter((m) => m.help);
-    if (giving && only.length === 1 && kind(parse(only[0].card)) !== "monster") { play(only[0].move); }
+    if (giving && only.length === 1 && (only[0].give || kind(parse(only[0].card)) !== "monster")) { play(only[0].move); }
     return;
   }
   const pick = (pred) => moves.find((m) => m.help === giving && pred(m));
@@ -549,12 +572,14 @@ function onKey(event) {
 }
 
 function show(view, before = null) {
+  if (selected !== null && before && before.room[selected] !== view?.room[selected]) { selected = null; giving = false; } // online: the partner moved
   game = view;
-  if (view) {
+  if (view && !view.online) {
     try { localStorage.setItem(STORE_KEY, view.id); } catch (e) { /* private mode */ }
     const url = new URL(location.href);
-    if (url.searchParams.get("game") !== view.id) { url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
+    if (url.searchParams.get("game") !== view.id || url.searchParams.has("table")) { url.searchParams.delete("table"); url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
   }
+  online.follow(view); // an online table: remember it, follow it live
   if (selected !== null && (!game || selected >= game.room.length)) selected = null;
   if (!adviceHere()) advice = null;
   if (analysis && analysis.id !== game?.id) { analysis = null; clearTimeout(pollTimer); }
@@ -575,7 +600,8 @@ function render(before = null) {
   const heroes = el("div", { class: "heroes" });
   game.heroes.forEach((hero, i) => heroes.append(heroPanel(hero, i + 1, before?.heroes?.[i])));
   table.append(heroes, controls());
-  root.append(header());
+  root.append(header(), online.banner(game));
   if (game.status !== "playing") root.append(gameOver());
   root.append(table, setup);
+  online.sync(); // online: tell the table what is selected
 }

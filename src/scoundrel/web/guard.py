@@ -1,0 +1,306 @@
+"""The server's guard rails, outside the game: a limit on request bodies (and on how deeply
+their JSON nests), security headers on every answer, one shape for every error, and short
+excerpts wherever a message quotes what a client sent.
+
+Errors always look like ``{"error": {"code": "...", "message": "..."}}``: unknown routes,
+methods not allowed, bodies too large or too deep, and any exception nobody expected (500,
+``internal``, no traceback). Pages (outside ``/api``) that are not found get a small HTML
+page instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection, Request
+
+from scoundrel.store import NotFound
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 16 * 1024
+MAX_DEPTH = 32
+#: A game id as the server makes them (``secrets.token_urlsafe``), no longer than the
+#: column that keeps it: anything else is not a game, and is not quoted back.
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+
+log = logging.getLogger("scoundrel.web")
+
+
+# ---------------------------------------------------------------------- quoting input
+
+
+def excerpt(text: str, limit: int = 24) -> str:
+    """At most ``limit`` characters of ``text``, with an ellipsis if it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """Client input as a message quotes it: short, in quotes, escaped."""
+    return repr(excerpt(text, limit))
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def shorten_quotes(message: str, limit: int = 24) -> str:
+    """A message made elsewhere (the rules core's) with each quoted part cut to an excerpt,
+    and the whole to a few lines."""
+    shortened = _QUOTED.sub(
+        lambda match: (
+            match.group(0)
+            if len(match.group(0)) <= limit + 2
+            else match.group(0)[: limit + 1] + "…" + match.group(0)[-1]
+        ),
+        message,
+    )
+    return excerpt(shortened, 300)
+
+
+def error(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    return JSONResponse(
+        status_code=status,
+        content={"error": {"code": code, "message": message}},
+        headers=headers,
+    )
+
+
+# ---------------------------------------------------------------------- request bodies
+
+
+class BodyLimit:
+    """Reads a request's body before the application does, refusing it with 413 as soon as
+    more than ``limit`` bytes have arrived (by Content-Length, or counting the chunks when
+    there is none), and JSON nested deeper than ``depth`` levels with 400 before anybody
+    parses it (a parser would recurse once per level)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, depth: int = MAX_DEPTH) -> None:
+        self.app = app
+        self.limit = limit
+        self.depth = depth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._too_large(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                await self.app(scope, _replay(message, receive), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._too_large(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if too_deep(body, self.depth):
+            response = error(
+                400,
+                "invalid_json",
+                f"the JSON body is nested more than {self.depth} levels deep",
+            )
+            await response(scope, receive, send)
+            return
+        whole: Message = {"type": "http.request", "body": body, "more_body": False}
+        await self.app(scope, _replay(whole, receive), send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kib = self.limit / 1024
+        size = f"{kib:g} KiB" if kib >= 1 else f"{self.limit} bytes"
+        response = error(
+            413, "too_large", f"the request body is larger than {size}: nothing was changed"
+        )
+        await response(scope, receive, send)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1").strip())
+    return None
+
+
+def _replay(first: Message, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``first`` once, then what the server says (a disconnect)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return first
+        return await receive()
+
+    return replay
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def too_deep(body: bytes, depth: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests arrays and objects more than ``depth`` levels deep (brackets
+    inside strings do not count)."""
+    if body.count(b"[") + body.count(b"{") <= depth:
+        return False
+    level = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', body)):
+        if bracket in (b"[", b"{"):
+            level += 1
+            if level > depth:
+                return True
+        else:
+            level -= 1
+    return False
+
+
+# ---------------------------------------------------------------------- security headers
+
+_HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$")
+_STATIC_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+#: FastAPI's own API documentation page loads Swagger UI from a CDN with an inline script.
+_DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
+
+
+def content_policy(scope: Scope) -> str:
+    """The Content-Security-Policy for an answer: this origin only, no inline script or
+    style, never in a frame; WebSockets to this host."""
+    if scope.get("path", "").startswith("/api/docs"):
+        return _DOCS_POLICY
+    host = _header(scope, b"host")
+    secure = scope.get("scheme") in ("https", "wss")
+    return _policy(host if host and _HOST.match(host) else None, secure)
+
+
+@functools.lru_cache(maxsize=64)
+def _policy(host: str | None, secure: bool) -> str:
+    connect = "'self'" if host is None else f"'self' {'wss' if secure else 'ws'}://{host}"
+    return (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; "
+        "form-action 'self'; object-src 'none'"
+    )
+
+
+def security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+    return [(b"content-security-policy", content_policy(scope).encode()), *_STATIC_HEADERS]
+
+
+class SecurityHeaders:
+    """Adds :func:`security_headers` to every HTTP answer that does not set them itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                headers += [pair for pair in security_headers(scope) if pair[0] not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# ---------------------------------------------------------------------- errors
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "too_many_requests",
+}
+_NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found · Scoundrel</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><h1>Nothing here</h1><p>This page does not exist. <a href="/">Play Scoundrel</a></p>
+</body></html>
+"""
+
+
+def install_errors(app: FastAPI) -> None:
+    """Every error in the one shape: Starlette's HTTP errors (unknown routes, methods not
+    allowed, bodies that cannot be parsed) and, last, any exception (500)."""
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, problem: StarletteHTTPException) -> Response:
+        status = problem.status_code
+        api = request.url.path.startswith("/api")
+        if status == 404 and not api:
+            return HTMLResponse(_NOT_FOUND_PAGE, status_code=404, headers=problem.headers)
+        code = _CODES.get(status, f"http_{status}")
+        if status == 404:
+            message = "there is nothing at this address of the API"
+        elif status == 405:
+            allowed = (problem.headers or {}).get("allow") or (problem.headers or {}).get("Allow")
+            message = f"{excerpt(request.method, 10)} is not allowed here" + (
+                f" (only {allowed})" if allowed else ""
+            )
+        elif status == 400 and "parsing the body" in str(problem.detail):
+            code, message = "invalid_json", "the request body could not be read as JSON"
+        else:
+            message = excerpt(str(problem.detail), 200)
+        return error(status, code, message, headers=problem.headers)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, problem: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=problem)
+        response = error(
+            500,
+            "internal",
+            "the server failed to answer this request; nothing more is known here",
+        )
+        response.raw_headers.extend(security_headers(request.scope))  # outside the middleware
+        return response
+
+
+async def known_game_id(connection: HTTPConnection) -> None:
+    """An API address with a game id that the server could not have made is simply not
+    found, and the id is not quoted back."""
+    if connection.scope["type"] != "http" or not connection.url.path.startswith("/api/"):
+        return
+    game_id = connection.path_params.get("game_id")
+    if isinstance(game_id, str) and not GAME_ID.match(game_id):
+        raise NotFound("there is no such game")

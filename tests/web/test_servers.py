@@ -1,0 +1,283 @@
+"""Reliability with real server processes: a server killed mid-game (SIGKILL) and started
+again loses no move, solo and co-op, on SQLite and PostgreSQL; partners connected to two
+different server processes follow each other through Redis; with Redis down play goes on
+and live updates fall back to polling, then resume; a PostgreSQL restart under load is
+survived without restarting the server."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from databases import KINDS, database_url
+from servers import (
+    Player,
+    PostgresCluster,
+    Redis,
+    Server,
+    healthiest,
+    next_view,
+    wait_for,
+)
+from sqlalchemy import create_engine, text
+
+
+@pytest.fixture(params=KINDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_url(request.param, tmp_path)
+
+
+@pytest.fixture
+def redis() -> Iterator[Redis]:
+    server = Redis().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_db(tmp_path: Path) -> Iterator[str]:
+    yield from database_url("postgresql", tmp_path)
+
+
+def table_for_two(host: Player, guest: Player) -> dict[str, Any]:
+    table = host.call("POST", "/api/tables", ruleset="coop")
+    return guest.call("POST", "/api/tables/join", invite=table["invite"])
+
+
+def act(players: dict[int, Player], view: dict[str, Any]) -> dict[str, Any]:
+    """The player whose turn it is plays the healthiest move (a give is answered by the
+    partner's next call)."""
+    who = players[view["to_act"]]
+    return who.call(
+        "POST",
+        f"/api/tables/{view['id']}/moves",
+        move=healthiest(view),
+        after=len(view["moves"]),
+    )
+
+
+def table_in_play_after(players: dict[int, Player], moves: int) -> dict[str, Any]:
+    """A table still in play after ``moves`` moves (a bad deal can kill the heroes early
+    whatever they do: then the two players open another)."""
+    for _ in range(20):
+        view = table_for_two(players[1], players[2])
+        for _ in range(moves):
+            view = act(players, view)
+            if view["status"] != "playing":
+                break
+        else:
+            return view
+    raise AssertionError(f"no table lived {moves} moves in 20 deals")
+
+
+def solo_move(player: Player, view: dict[str, Any]) -> dict[str, Any]:
+    return player.call(
+        "POST", f"/api/games/{view['id']}/moves", move=healthiest(view), after=len(view["moves"])
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["solo", "coop"])
+def test_a_game_continues_after_the_server_is_killed(db: str, ruleset: str) -> None:
+    server = Server(db).start()
+    players: dict[int, Player] = {1: Player(server), 2: Player(server)}
+    try:
+        if ruleset == "solo":
+            for _ in range(20):
+                view = players[1].call("POST", "/api/games", mode="random", ruleset="solo")
+                for _ in range(6):
+                    view = solo_move(players[1], view)
+                    if view["status"] != "playing":
+                        break
+                if view["status"] == "playing":
+                    break
+        else:
+            view = table_in_play_after(players, 8)
+        played = list(view["moves"])
+        assert view["status"] == "playing" and played
+
+        server.kill()  # SIGKILL: no shutdown at all
+        with pytest.raises(httpx.HTTPError):
+            players[1].http.get("/api/health")
+        server.start()
+
+        path = f"/api/games/{view['id']}" if ruleset == "solo" else f"/api/tables/{view['id']}"
+        back = players[1].call("GET", path)
+        assert back["moves"] == played  # no move lost
+        view = back
+        for _ in range(300):
+            if view["status"] != "playing":
+                break
+            view = solo_move(players[1], view) if ruleset == "solo" else act(players, view)
+        assert view["status"] in ("won", "lost")
+        assert view["moves"][: len(played)] == played
+    finally:
+        for player in players.values():
+            player.close()
+        server.kill()
+
+
+def test_partners_on_two_server_processes_follow_each_other(pg_db: str, redis: Redis) -> None:
+    """Hero 1 plays through one server process, hero 2 through another: each move
+    reaches the other's socket through Redis."""
+    first = Server(pg_db, redis=redis.url).start()
+    second = Server(pg_db, redis=redis.url).start()
+    one, two = Player(first), Player(second)
+    try:
+        players = {1: one, 2: two}
+        view = table_in_play_after(players, 0)
+        with one.socket(view["id"]) as socket_one, two.socket(view["id"]) as socket_two:
+            next_view(socket_one, 5)
+            next_view(socket_two, 5)
+            for _ in range(6):
+                if view["status"] != "playing":
+                    break
+                mover = view["to_act"]
+                started = time.monotonic()
+                view = act(players, view)
+                watcher = socket_two if mover == 1 else socket_one
+                pushed = next_view(watcher, 5, moves=len(view["moves"]))
+                assert time.monotonic() - started < 5
+                assert pushed["game"]["moves"] == view["moves"]
+                assert pushed["live"] is True
+    finally:
+        one.close()
+        two.close()
+        first.kill()
+        second.kill()
+
+
+def test_with_redis_down_play_goes_on_and_updates_fall_back_to_polling(
+    pg_db: str, redis: Redis
+) -> None:
+    first = Server(pg_db, redis=redis.url).start()
+    second = Server(pg_db, redis=redis.url).start()
+    one, two = Player(first), Player(second)
+    players = {1: one, 2: two}
+    try:
+        view = table_in_play_after(players, 0)
+        with two.socket(view["id"]) as watching:
+            assert next_view(watching, 5)["live"] is True
+            redis.stop()
+            # play goes on: the move is kept, and the partner's screen catches up by polling
+            view = act(players, view)
+            pushed = next_view(watching, 6, moves=len(view["moves"]))
+            assert pushed["game"]["moves"] == view["moves"]
+            redis.start()  # the same port: the servers reconnect by themselves
+
+            # both servers notice by themselves that Redis is back
+            wait_for(
+                lambda: all(
+                    httpx.get(f"{server.base}/api/health", timeout=2).json()["live"]
+                    for server in (first, second)
+                ),
+                20,
+                "both servers to follow Redis again",
+            )
+            view = act(players, view)
+            started = time.monotonic()
+            pushed = next_view(watching, 5, moves=len(view["moves"]))
+            assert pushed["live"] is True
+            assert time.monotonic() - started < 0.9  # pushed, not found by polling
+    finally:
+        one.close()
+        two.close()
+        first.kill()
+        second.kill()
+
+
+def test_two_people_finish_a_dungeon_through_a_killed_and_restarted_two_worker_server(
+    pg_db: str, redis: Redis
+) -> None:
+    """The whole story: two players, a server of two workers on PostgreSQL and Redis,
+    killed and started again halfway; the table goes on to its end over WebSockets."""
+    server = Server(pg_db, redis=redis.url, workers=2).start()
+    one, two = Player(server), Player(server)
+    players = {1: one, 2: two}
+    try:
+        view = table_in_play_after(players, 10)
+        halfway = list(view["moves"])
+        server.kill()
+        server.start()
+        with one.socket(view["id"]) as socket_one, two.socket(view["id"]) as socket_two:
+            assert next_view(socket_one, 5)["game"]["moves"] == halfway
+            assert next_view(socket_two, 5)["game"]["moves"] == halfway
+            for _ in range(300):
+                if view["status"] != "playing":
+                    break
+                view = act(players, view)
+            final = next_view(socket_two, 10, moves=len(view["moves"]))["game"]
+            assert final["status"] == view["status"] != "playing"
+        record = one.call("GET", f"/api/games/{view['id']}/record")
+        assert record["moves"].split()[: len(halfway)] == halfway
+    finally:
+        one.close()
+        two.close()
+        server.kill()
+
+
+def test_a_postgres_restart_under_load_is_survived(tmp_path: Path) -> None:
+    """Players keep moving while PostgreSQL restarts: requests during the restart may be
+    refused (503, nothing written), and afterwards the same server process serves again;
+    every move it acknowledged is kept."""
+    cluster = PostgresCluster().create()
+    server = Server(cluster.url).start()
+    acknowledged: dict[str, list[str]] = {}
+    failures: list[int] = []
+    stop = threading.Event()
+
+    def play(number: int) -> None:
+        player = Player(server)
+        try:
+            view = player.call("POST", "/api/games", mode="random", ruleset="solo")
+            while not stop.is_set():
+                if view["status"] != "playing":
+                    view = player.call("POST", "/api/games", mode="random", ruleset="solo")
+                response = player.http.post(
+                    f"/api/games/{view['id']}/moves",
+                    json={"move": healthiest(view), "after": len(view["moves"])},
+                )
+                if response.status_code == 200:
+                    view = response.json()
+                    acknowledged[view["id"]] = list(view["moves"])
+                else:
+                    failures.append(response.status_code)
+                    time.sleep(0.1)
+                    reload = player.http.get(f"/api/games/{view['id']}")
+                    if reload.status_code == 200:
+                        view = reload.json()
+        except httpx.HTTPError:
+            failures.append(0)
+        finally:
+            player.close()
+
+    threads = [threading.Thread(target=play, args=(n,)) for n in range(4)]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        cluster.restart()
+        time.sleep(2.0)
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        assert set(failures) <= {503, 409}, failures
+        # the same process serves again
+        assert httpx.get(f"{server.base}/api/health", timeout=5).status_code == 200
+        assert acknowledged
+        engine = create_engine(cluster.url)
+        with engine.connect() as connection:
+            for game_id, moves in acknowledged.items():
+                kept = connection.execute(
+                    text("SELECT moves FROM games WHERE id = :id"), {"id": game_id}
+                ).scalar_one()
+                assert kept.split()[: len(moves)] == moves
+        engine.dispose()
+    finally:
+        stop.set()
+        server.kill()
+        cluster.drop()
