@@ -74,3 +74,11 @@ def client(new_client: Callable[..., TestClient]) -> TestClient:
 def other(new_client: Callable[..., TestClient]) -> TestClient:
     """A second player on the same server."""
     return new_client()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """A headless Chromium for the browser tests (their modules skip where there is none)."""
+    from browsers import launched
+
+    yield from launched()

@@ -10,64 +10,24 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
-        allow_module_level=True,
-    )
+from browsers import running, take_first_offered
 
 CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^[RB]J$")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from scoundrel.web.app import create_app
 
     db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
     app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert instance.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+    with running(app) as base:
+        yield base
 
 
 class Watcher:
@@ -152,21 +112,9 @@ def _play_one(page: Any, use_keys: bool) -> None:
     """One move through the interface: choose a card, then one of its offered actions."""
     count = page.locator(".room-cards .card").count()
     moves = int(page.locator(".table").get_attribute("data-moves") or 0)
-    for index in range(count):
-        if use_keys:
-            page.keyboard.press(str(index + 1))
-        else:
-            page.locator(".room-cards .card").nth(index).click()
-        choices = page.locator(".choice:not(.blocked):not(.give)")
-        if choices.count():
-            if use_keys:
-                label = choices.first.locator("kbd").inner_text()
-                page.keyboard.press("Enter" if label == "⏎" else label)
-            else:
-                choices.first.click()
-            page.wait_for_selector(f".table[data-moves='{moves + 1}']")
-            return
-    raise AssertionError("no card offered a move")
+    assert count, "an empty room"
+    assert take_first_offered(page, use_keys), "no card offered a move"
+    page.wait_for_selector(f".table[data-moves='{moves + 1}']")
 
 
 def _finish(page: Any, limit: int = 200) -> None:

@@ -12,65 +12,25 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
-        allow_module_level=True,
-    )
+from browsers import running, take_first_offered
 
 #: Buttons that act on the game: none may be enabled on a page whose turn it is not.
 ACTIONS = "button.choice, button.flee, button.hint-button, button.undo, button.take-back"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from scoundrel.web.app import create_app
 
     db = tmp_path_factory.mktemp("web") / "online.sqlite3"
     app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert instance.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+    with running(app) as base:
+        yield base
 
 
 @pytest.fixture
@@ -165,20 +125,8 @@ def _act(player: Player, use_keys: bool) -> None:
         else:
             page.locator(".pending .answer").first.click()
         return
-    for index in range(page.locator(".room-cards .card").count()):
-        if use_keys:
-            page.keyboard.press(str(index + 1))
-        else:
-            page.locator(".room-cards .card").nth(index).click()
-        choices = page.locator(".choice:not(.blocked):not(.give):enabled")
-        if choices.count():
-            if use_keys:
-                label = choices.first.locator("kbd").inner_text()
-                page.keyboard.press("Enter" if label == "⏎" else label)
-            else:
-                choices.first.click()
-            return
-    raise AssertionError("no card offered a move to the player to act")
+    offered = take_first_offered(page, use_keys, ".choice:not(.blocked):not(.give):enabled")
+    assert offered, "no card offered a move to the player to act"
 
 
 def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: Any) -> None:

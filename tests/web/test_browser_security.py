@@ -5,23 +5,11 @@ saying why, where there is no Chromium)."""
 from __future__ import annotations
 
 import datetime as dt
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
-        allow_module_level=True,
-    )
+from browsers import running
 
 #: Recorded in the page before any of its scripts run.
 WATCH = """
@@ -34,17 +22,9 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """A server, and the id of a finished game on it (for the replay page)."""
-    import uvicorn
-
     from scoundrel.core import Rules
     from scoundrel.web.app import create_app
     from scoundrel.web.limits import Limits
@@ -61,29 +41,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
         if state.is_over:
             break
         store.play(game.id, owner, state.legal_moves[0])
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}", game.id
-    server.should_exit = True
-    thread.join(10)
+    with running(app) as base:
+        yield base, game.id
     app.state.analyses.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
 
 
 class Watched:

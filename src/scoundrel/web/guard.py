@@ -217,26 +217,39 @@ def security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
     return [(b"content-security-policy", content_policy(scope).encode()), *_STATIC_HEADERS]
 
 
-class SecurityHeaders:
-    """Adds :func:`security_headers` to every HTTP answer that does not set them itself."""
+class AnswerHeaders:
+    """An ASGI middleware that rewrites the headers of every HTTP answer as it starts:
+    subclasses say how in :meth:`headers`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+
+    def headers(
+        self, scope: Scope, headers: list[tuple[bytes, bytes]]
+    ) -> list[tuple[bytes, bytes]]:
+        raise NotImplementedError
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: Message) -> None:
+        async def rewritten(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in headers}
-                headers += [pair for pair in security_headers(scope) if pair[0] not in present]
-                message["headers"] = headers
+                message["headers"] = self.headers(scope, list(message.get("headers", ())))
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, rewritten)
+
+
+class SecurityHeaders(AnswerHeaders):
+    """Adds :func:`security_headers` to every HTTP answer that does not set them itself."""
+
+    def headers(
+        self, scope: Scope, headers: list[tuple[bytes, bytes]]
+    ) -> list[tuple[bytes, bytes]]:
+        present = {name.lower() for name, _ in headers}
+        return headers + [pair for pair in security_headers(scope) if pair[0] not in present]
 
 
 # ---------------------------------------------------------------------- errors

@@ -35,7 +35,7 @@ from scoundrel.store import GameStore
 from scoundrel.store.database import now
 from scoundrel.store.identity import BadCode, Identities
 
-from .guard import ASGIApp, Message, Receive, Scope, Send
+from .guard import AnswerHeaders, Scope
 from .limits import Buckets, client_address
 
 PLAYER_COOKIE = "scoundrel_player"
@@ -199,27 +199,18 @@ def add_transfer_routes(app: FastAPI, identity: Identity, limit: Any, player: An
         return {"moved": claimed.moved, "kept": claimed.kept}
 
 
-class PlayerCookie:
+class PlayerCookie(AnswerHeaders):
     """Puts the player cookie that :meth:`Identity.give` chose on the answer (ASGI)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                cookie = scope.get("state", {}).get("player_cookie")
-                if cookie is not None:
-                    mine = PLAYER_COOKIE.encode() + b"="
-                    message["headers"] = [
-                        (name, value)
-                        for name, value in message.get("headers", ())
-                        if not (name.lower() == b"set-cookie" and value.startswith(mine))
-                    ] + [(b"set-cookie", cookie)]
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
+    def headers(
+        self, scope: Scope, headers: list[tuple[bytes, bytes]]
+    ) -> list[tuple[bytes, bytes]]:
+        cookie = scope.get("state", {}).get("player_cookie")
+        if cookie is None:
+            return headers
+        mine = PLAYER_COOKIE.encode() + b"="
+        return [
+            (name, value)
+            for name, value in headers
+            if not (name.lower() == b"set-cookie" and value.startswith(mine))
+        ] + [(b"set-cookie", cookie)]

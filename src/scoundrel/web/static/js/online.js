@@ -7,6 +7,7 @@ import { t, bootData } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { symbol } from "./cards.js";
 import { refusalText } from "./board.js";
+import { el } from "./dom.js";
 
 const TABLE_KEY = "scoundrel_table";
 const FIRST_DELAY = 500; // ms before the first reconnection; doubles up to MAX_DELAY
@@ -25,19 +26,6 @@ let sent = { kind: null, card: null }; // what this page last told the table it 
 let shownVersion = null; // the position shown: pointing and thinking end when it changes
 let fresh = false; // a new connection: its first view is followed by what this page selects
 let busy = false;
-
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-};
 
 const heroName = (n) => t("hero.name", { n });
 const partnerOf = (n) => (n === 1 ? 2 : 1);

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
+import { el } from "./dom.js";
 import * as online from "./online.js";
 
 const STORE_KEY = "scoundrel_game";
@@ -18,19 +19,6 @@ let analysis = null; // the post-game analysis of the game shown: {id, data}
 let pollTimer = null;
 let drawn = { id: null, room: [] }; // the room cards on screen: only new ones are dealt
 let root;
-
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-};
 
 export async function start(main) {
   root = main;
