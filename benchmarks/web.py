@@ -1,6 +1,7 @@
 """Web benchmark: move round trips with many concurrent players, and the first page's weight.
 
     .venv/bin/python benchmarks/web.py [--players 200] [--moves 30] [--think 0.2 1.0]
+                                       [--reference GIT_REF] [--rounds 1]
 
 Starts ``scoundrel serve`` on a free loopback port with a fresh SQLite database, then runs
 ``--players`` simulated players at once, each with its own cookie (so its own games). A
@@ -10,25 +11,39 @@ when a game ends it starts another. Every move's round trip (request sent to res
 is recorded. Prints p50/p90/p99/max in milliseconds, the moves per second, and the bytes a
 first visit to ``/`` transfers (the page and every stylesheet and module it loads, gzip as a
 browser asks for it). Fixed seed; bounded in count and time; loopback only.
+
+``--reference GIT_REF`` also measures another version of the code in the same run: the ref
+is checked out into a temporary git worktree (removed afterwards), a server is started from
+that tree (``PYTHONPATH=TREE/src``, the same installed dependencies) and the same load is
+played against it, reference first; both sets of figures are printed side by side with the
+ratio of server CPU per move (this tree's over the reference's). "This tree" is the ``src``
+folder next to this script. ``--rounds N`` runs each server N times, taking turns, and
+reports medians (other work on the machine moves single runs a lot).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -37,7 +52,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: Path, src: Path | None = None) -> subprocess.Popen[bytes]:
+    """``scoundrel serve`` on ``port``; from the source tree ``src`` if given (else the
+    installed package)."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(src), *filter(None, [os.environ.get("PYTHONPATH")])]
+        )
     server = subprocess.Popen(
         [
             sys.executable,
@@ -51,6 +73,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -90,13 +113,19 @@ async def player(
             view = response.json()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
+def cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process so far (Linux /proc)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return float("nan"), float("nan")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    return sum(cpu_times(pid))
 
 
 def page_weight(base: str) -> tuple[int, list[str]]:
@@ -119,23 +148,25 @@ def page_weight(base: str) -> tuple[int, list[str]]:
             total += response.num_bytes_downloaded
             fetched.append(clean)
             if clean.endswith(".js"):
+                folder = clean.rsplit("/", 1)[0]  # imports are relative: /static/<hash>/js
                 for name in re.findall(r'from "\./([\w.]+)"', response.text):
-                    queue.append(f"/static/js/{name}")
+                    queue.append(f"{folder}/{name}")
                 if clean.endswith("main.js"):  # the table page's own module
-                    queue.append("/static/js/table.js")
+                    queue.append(f"{folder}/table.js")
     return total, fetched
 
 
-async def main_async(args: argparse.Namespace) -> dict[str, object]:
+async def measure(args: argparse.Namespace, src: Path | None = None) -> dict[str, Any]:
+    """The figures of one server (from ``src``, or the installed package) under the load."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "bench.sqlite3")
+        server = start_server(port, Path(folder) / "bench.sqlite3", src)
         try:
             base = f"http://127.0.0.1:{port}"
             weight, files = page_weight(base)
             times: list[float] = []
             errors: list[str] = []
-            cpu_before = cpu_seconds(server.pid)
+            user_before, system_before = cpu_times(server.pid)
             started = time.perf_counter()
             await asyncio.wait_for(
                 asyncio.gather(
@@ -147,14 +178,20 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
                 timeout=600,
             )
             seconds = time.perf_counter() - started
-            server_cpu = cpu_seconds(server.pid) - cpu_before
+            user_after, system_after = cpu_times(server.pid)
         finally:
             server.terminate()
             server.wait(10)
     ms = sorted(t * 1000 for t in times)
     quantiles = statistics.quantiles(ms, n=100)
+    moves = max(1, len(ms))
+    user = user_after - user_before
+    system = system_after - system_before
     return {
         "players": args.players,
+        "moves_per_player": args.moves,
+        "think": list(args.think),
+        "seed": args.seed,
         "moves": len(ms),
         "errors": len(errors),
         "seconds": round(seconds, 2),
@@ -163,10 +200,122 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
         "p90_ms": round(quantiles[89], 2),
         "p99_ms": round(quantiles[98], 2),
         "max_ms": round(ms[-1], 2),
-        "server_cpu_ms_per_move": round(server_cpu * 1000 / max(1, len(ms)), 2),
+        "server_cpu_ms_per_move": round((user + system) * 1000 / moves, 3),
+        "server_user_ms_per_move": round(user * 1000 / moves, 3),
+        "server_system_ms_per_move": round(system * 1000 / moves, 3),
         "first_page_bytes": weight,
         "first_page_files": files,
     }
+
+
+@contextlib.contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """``ref`` checked out (detached) into a temporary git worktree, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="scoundrel-ref-"))
+    tree = folder / "tree"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), ref],
+        check=True,
+        timeout=120,
+    )
+    try:
+        yield tree
+    finally:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+            check=False,
+            timeout=120,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False, timeout=60)
+
+
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's figures from several: each number the median over the runs."""
+    merged = dict(runs[-1])
+    for key, value in merged.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            merged[key] = statistics.median(run[key] for run in runs)
+    merged["rounds"] = len(runs)
+    merged["server_cpu_ms_per_move_each"] = [run["server_cpu_ms_per_move"] for run in runs]
+    return merged
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    """This tree's figures, and with ``--reference`` the reference's: the two servers take
+    turns (reference first) for ``--rounds`` rounds, and each figure is the median."""
+    if not args.reference:
+        return median_run([await measure(args, ROOT / "src") for _ in range(args.rounds)])
+    references: list[dict[str, Any]] = []
+    currents: list[dict[str, Any]] = []
+    with worktree(args.reference) as tree:
+        for _ in range(args.rounds):
+            references.append(await measure(args, tree / "src"))
+            currents.append(await measure(args, ROOT / "src"))
+    reference = median_run(references)
+    current = median_run(currents)
+    ratio = current["server_cpu_ms_per_move"] / max(1e-9, reference["server_cpu_ms_per_move"])
+    return {
+        "reference": args.reference,
+        "current": current,
+        "reference_run": reference,
+        "cpu_ratio": round(ratio, 3),
+    }
+
+
+def summary(result: dict[str, Any]) -> str:
+    return (
+        f"{result['players']} players, {result['moves']} moves in {result['seconds']} s "
+        f"({result['moves_per_s']} moves/s), {result['errors']} errors\n"
+        f"move round trip: p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, "
+        f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
+        f"server CPU {result['server_cpu_ms_per_move']} ms per move "
+        f"(user {result['server_user_ms_per_move']}, "
+        f"system {result['server_system_ms_per_move']})\n"
+        f"first page load: {result['first_page_bytes']:,} bytes over "
+        f"{len(result['first_page_files'])} files (gzip)"
+    )
+
+
+ROWS = (
+    ("moves", "moves"),
+    ("errors", "errors"),
+    ("seconds", "seconds"),
+    ("moves/s", "moves_per_s"),
+    ("p50 ms", "p50_ms"),
+    ("p90 ms", "p90_ms"),
+    ("p99 ms", "p99_ms"),
+    ("max ms", "max_ms"),
+    ("server CPU ms/move", "server_cpu_ms_per_move"),
+    ("  user ms/move", "server_user_ms_per_move"),
+    ("  system ms/move", "server_system_ms_per_move"),
+    ("first page bytes", "first_page_bytes"),
+)
+
+
+def side_by_side(result: dict[str, Any]) -> str:
+    reference: dict[str, Any] = result["reference_run"]
+    current: dict[str, Any] = result["current"]
+    name = f"reference {result['reference']}"
+    width = max(len(name), 12)
+    lines = [
+        f"{current['players']} players x {current['moves_per_player']} moves each, "
+        f"think {current['think']} s, seed {current['seed']}, "
+        f"median of {current['rounds']} round(s) each",
+        f"{'':20} {name:>{width}} {'this tree':>12}",
+    ]
+    for label, key in ROWS:
+        lines.append(f"{label:20} {reference[key]!s:>{width}} {current[key]!s:>12}")
+    if current["rounds"] > 1:
+        lines.append(
+            f"server CPU ms/move by round: reference {reference['server_cpu_ms_per_move_each']}, "
+            f"this tree {current['server_cpu_ms_per_move_each']}"
+        )
+    ratio = result["cpu_ratio"]
+    lines.append(
+        f"server CPU per move, this tree / reference: {ratio} (1/{1 / max(1e-9, ratio):.2f})"
+    )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -175,22 +324,30 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--think", type=float, nargs=2, default=(0.2, 1.0))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--reference",
+        metavar="GIT_REF",
+        default=None,
+        help="also measure this commit (from a temporary git worktree) and compare",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="runs of each server, taking turns; every figure is the median (1)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.rounds < 1 or args.players < 1 or args.moves < 1:
+        parser.error("--players, --moves and --rounds must be at least 1")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     result = asyncio.run(main_async(args))
     if args.json:
         print(json.dumps(result))
-        return
-    print(
-        f"{result['players']} players, {result['moves']} moves in {result['seconds']} s "
-        f"({result['moves_per_s']} moves/s), {result['errors']} errors\n"
-        f"move round trip: p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, "
-        f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
-        f"server CPU {result['server_cpu_ms_per_move']} ms per move\n"
-        f"first page load: {result['first_page_bytes']:,} bytes over "
-        f"{len(result['first_page_files'])} files (gzip)"  # type: ignore[arg-type]
-    )
+    elif args.reference:
+        print(side_by_side(result))
+    else:
+        print(summary(result))
 
 
 if __name__ == "__main__":

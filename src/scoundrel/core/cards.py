@@ -143,7 +143,11 @@ def parse_card(text: str) -> Card:
 
     Raises :class:`NotationError` naming what is wrong.
     """
-    if not isinstance(text, str):
+    if type(text) is str:  # canonical notation (records, the database): no parsing
+        card = Card._by_code.get(text)
+        if card is not None:
+            return card
+    elif not isinstance(text, str):
         raise NotationError(f"a card must be given as text, not {type(text).__name__}")
     raw = text.strip().replace("\ufe0f", "")
     if not raw:

@@ -110,7 +110,11 @@ CARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
 
 def parse_move(text: str) -> Move:
     """Read one move token (N2). Raises :class:`NotationError` naming what is wrong."""
-    if not isinstance(text, str):
+    if type(text) is str:  # canonical notation (records, the database): no parsing
+        move = Move._by_token.get(text)
+        if move is not None:
+            return move
+    elif not isinstance(text, str):
         raise NotationError(f"a move must be given as text, not {type(text).__name__}")
     raw = text.strip()
     if not raw:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .cards import Card, Kind
 from .moves import Move
@@ -57,23 +58,25 @@ class Observation:
         return any(move.is_flee for move in self.legal_moves)
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index = attrgetter("index")
 
 
 def observe(state: State, viewer: int = 1) -> Observation:
     """The observation of ``state`` for hero ``viewer`` (1 or 2)."""
-    state.hero(viewer)  # checks the number
+    heroes = state.heroes
+    if viewer not in range(1, len(heroes) + 1):
+        state.hero(viewer)  # raises ValueError, naming the ruleset
     known = state.known_bottom
-    hidden = state.dungeon[: state.dungeon_count - len(known)]
+    count = state.dungeon_count
+    hidden = state.dungeon[: count - len(known)]
     return Observation(
         rules=state.rules,
         viewer=viewer,
         status=state.status,
-        heroes=state.heroes,
+        heroes=heroes,
         leader=state.leader,
         room=state.room,
-        dungeon_count=state.dungeon_count,
+        dungeon_count=count,
         unseen=tuple(sorted(hidden, key=_index)),
         known_bottom=known,
         discard=state.discard,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from .cards import JOKER_VALUE, Card, Kind
@@ -450,8 +451,8 @@ class State:
     def apply(self, move: Move | str) -> State:
         """The state after ``move``. Raises :class:`NotationError` for text that is not a
         move and :class:`IllegalMoveError` (with the rule) for a move not allowed here."""
-        if type(move) is not Move:
-            move = parse_move(move)  # type: ignore[arg-type]
+        if isinstance(move, str):
+            move = parse_move(move)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_moves()
@@ -463,9 +464,10 @@ class State:
 
     def preview(self, move: Move | str) -> Preview:
         """What ``move`` would do to each hero, without revealing anything hidden."""
+        if isinstance(move, str):
+            move = parse_move(move)
         after = self.apply(move)
-        move = parse_move(move) if isinstance(move, str) else move
-        damage = tuple(b - a for b, a in zip(self._health, after._health, strict=True))
+        damage = tuple(map(sub, self._health, after._health))
         return Preview(move, after.heroes, damage, after._status)
 
     def observation(self, viewer: int = 1) -> Observation:
@@ -492,7 +494,10 @@ class State:
         """Hero 1 or 2 (as the rules count them)."""
         if number not in range(1, len(self._health) + 1):
             raise ValueError(f"there is no hero {number} in {self.rules.ruleset}")
-        i = number - 1
+        return self._hero(number - 1)
+
+    def _hero(self, i: int) -> Hero:
+        """Hero ``i`` counted from 0, known to exist."""
         reach = self._reach(i)
         return Hero(
             self._health[i],
@@ -504,7 +509,9 @@ class State:
 
     @property
     def heroes(self) -> tuple[Hero, ...]:
-        return tuple(self.hero(n) for n in range(1, len(self._health) + 1))
+        if len(self._health) == 1:
+            return (self._hero(0),)
+        return tuple([self._hero(i) for i in range(len(self._health))])
 
     @property
     def leader(self) -> int:

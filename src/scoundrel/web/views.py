@@ -8,10 +8,10 @@ the game is over.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from scoundrel.core import FLEE, Card, Hero, Kind, Move, State
+from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State
+from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import CARD_MOVES
 from scoundrel.store import StoredGame
 
@@ -27,15 +27,25 @@ def hero_view(hero: Hero) -> dict[str, Any]:
     }
 
 
-_KIND_NAMES = {kind: kind.value for kind in Kind}
+_KIND_ORDER = tuple(Kind)
+_VALUES = range(2, JOKER_VALUE + 1)
+_VALUE_TEXT = tuple(str(value) for value in range(JOKER_VALUE + 1))
+#: For each card index, its (kind, value) slot in a flat tally of kinds times values.
+_SLOT = tuple(_KIND_ORDER.index(card.kind) * (JOKER_VALUE + 1) + card.value for card in ALL_CARDS)
 
 
 def _counts(cards: tuple[Card, ...]) -> dict[str, dict[str, int]]:
     """How many unseen cards of each kind and value, values in ascending order."""
-    tally = Counter((_KIND_NAMES[card.kind], card.value) for card in cards)
-    counts: dict[str, dict[str, int]] = {name: {} for name in _KIND_NAMES.values()}
-    for (kind, value), count in sorted(tally.items(), key=lambda item: item[0][1]):
-        counts[kind][str(value)] = count
+    tally = [0] * (len(_KIND_ORDER) * (JOKER_VALUE + 1))
+    slot = _SLOT
+    for card in cards:
+        tally[slot[card.index]] += 1
+    counts: dict[str, dict[str, int]] = {}
+    for number, kind in enumerate(_KIND_ORDER):
+        base = number * (JOKER_VALUE + 1)
+        counts[kind.value] = {
+            _VALUE_TEXT[value]: tally[base + value] for value in _VALUES if tally[base + value]
+        }
     return counts
 
 
@@ -52,15 +62,17 @@ def position_view(state: State) -> dict[str, Any]:
     legal = []
     for move in seen.legal_moves:
         preview = state.preview(move)
+        heroes = preview.heroes
+        card = move.card
         legal.append(
             {
                 "move": move.token,
-                "card": move.card.code if move.card else None,
+                "card": None if card is None else card.code,
                 "help": move.help,
                 "weapon": move.weapon,
-                "health": [hero.health for hero in preview.heroes],
+                "health": [hero.health for hero in heroes],
                 "damage": list(preview.damage),
-                "weapons": [hero.weapon.code if hero.weapon else None for hero in preview.heroes],
+                "weapons": [None if hero.weapon is None else hero.weapon.code for hero in heroes],
                 "status": preview.status.value,
             }
         )
