@@ -140,9 +140,11 @@ def connect(url: str | None = None) -> Engine:
     if url.startswith("sqlite"):
         options["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
-        # a database server may restart: test each pooled connection before use, so the
-        # first request afterwards reconnects instead of failing
-        options.update(pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=10)
+        # A database server may restart: the first statement that meets a dropped
+        # connection fails (the API answers 503) and the whole pool is renewed, so the next
+        # requests reconnect. (Testing every connection before use, pre-ping, would cost a
+        # round trip on every query of every move.)
+        options.update(pool_size=10, max_overflow=20, pool_timeout=10)
     engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
 

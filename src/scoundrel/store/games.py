@@ -433,6 +433,7 @@ class GameStore:
             score=score,
             updated_at=stamp,
             finished_at=finished,
+            pending=None,  # a given monster is fought by this move
         )
         return self._keep(played), state
 

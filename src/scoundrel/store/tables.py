@@ -9,6 +9,8 @@ the game (its record, its moves, compare-and-set writes) is the :class:`GameStor
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -18,14 +20,27 @@ from sqlalchemy.exc import IntegrityError
 from scoundrel.core import IllegalMoveError, Move, State, parse_card, parse_move
 
 from .database import games, now, players, seats
-from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError
+from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError, _put
+
+#: How long a full table's nicknames are remembered (a renamed player shows after this).
+NAMES_FOR = 30.0
+
+
+def _seat_of(taken: dict[int, str], player_id: str) -> int | None:
+    return next((hero for hero, sitter in taken.items() if sitter == player_id), None)
 
 
 class Tables:
     """Seats, invites and turns of the online co-op games kept by ``store``."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, cache: int = 4096) -> None:
         self.store = store
+        # Who sits at a full table only changes when a transfer code carries a seated
+        # player's games to another id: a player not found among the remembered seats is
+        # looked up again. Nicknames are remembered for a short while.
+        self._full: OrderedDict[str, dict[int, str]] = OrderedDict()
+        self._names: OrderedDict[str, tuple[float, dict[int, str | None]]] = OrderedDict()
+        self._cache = cache
 
     # ------------------------------------------------------------------ seats
 
@@ -35,22 +50,32 @@ class Tables:
         return self.store.start(player_id, "random", rules, online=True)
 
     def seats(self, game_id: str) -> dict[int, str]:
-        """Who sits where: hero number → player id."""
+        """Who sits where: hero number → player id (as the database has it now)."""
         with self.store.engine.connect() as connection:
             rows = connection.execute(
                 select(seats.c.hero, seats.c.player_id).where(seats.c.game_id == game_id)
             ).all()
-        return {row.hero: row.player_id for row in rows}
+        taken = {row.hero: row.player_id for row in rows}
+        if len(taken) == 2:
+            _put(self._full, game_id, taken, self._cache)
+        return taken
 
     def names(self, game_id: str) -> dict[int, str | None]:
-        """The nickname of the player in each taken seat (None while unnamed)."""
+        """The nickname of the player in each taken seat (None while unnamed); a full
+        table's are remembered for :data:`NAMES_FOR` seconds."""
+        known = self._names.get(game_id)
+        if known is not None and time.monotonic() - known[0] < NAMES_FOR:
+            return known[1]
         with self.store.engine.connect() as connection:
             rows = connection.execute(
                 select(seats.c.hero, players.c.nickname)
                 .join(players, players.c.id == seats.c.player_id)
                 .where(seats.c.game_id == game_id)
             ).all()
-        return {row.hero: row.nickname for row in rows}
+        names = {row.hero: row.nickname for row in rows}
+        if len(names) == 2:
+            _put(self._names, game_id, (time.monotonic(), names), self._cache)
+        return names
 
     def table(self, game_id: str) -> StoredGame:
         """An online game, as the database has it now."""
@@ -61,10 +86,8 @@ class Tables:
 
     def hero_of(self, game_id: str, player_id: str) -> int | None:
         """The hero this player plays at the table, or None for a watcher."""
-        for hero, sitter in self.seats(game_id).items():
-            if sitter == player_id:
-                return hero
-        return None
+        hero = _seat_of(self._full.get(game_id, {}), player_id)
+        return hero if hero is not None else _seat_of(self.seats(game_id), player_id)
 
     def invited(self, invite: str) -> str | None:
         """The id of the table this invite opens, if any."""

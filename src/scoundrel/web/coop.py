@@ -116,10 +116,17 @@ def add_table_routes(
     tables = Tables(store)
     limit = app.state.limit  # the rate limits of the games at one table apply here too
 
-    def view_for(game_id: str, player_id: str | None) -> dict[str, Any]:
-        stored = tables.table(game_id)
+    def view_for(
+        game_id: str, player_id: str | None, played: tuple[StoredGame, State] | None = None
+    ) -> dict[str, Any]:
+        """The table as ``player_id`` sees it: as the database has it now, or as the
+        action just ``played`` left it."""
+        if played is None:
+            table = tables.table(game_id)
+            played = (table, store.state(table))
+        stored, state = played
         hero = tables.hero_of(game_id, player_id) if player_id else None
-        return table_view(stored, store.state(stored), hero, tables.names(game_id), clock())
+        return table_view(stored, state, hero, tables.names(game_id), clock())
 
     async def changed(game_id: str) -> None:
         await hub.publish(game_id, {"type": "changed"})
@@ -162,16 +169,16 @@ def add_table_routes(
     ) -> dict[str, Any]:
         """Your action, when it is your turn: the leader's move or give (``>KS``), or the
         partner's answer to a given monster (``>KS/w``, ``>KS/b``)."""
-        tables.play(game_id, me, body.move, after=body.after)
+        played = tables.play(game_id, me, body.move, after=body.after)
         await changed(game_id)
-        return view_for(game_id, me)
+        return view_for(game_id, me, played)
 
     @app.post("/api/tables/{game_id}/take-back", dependencies=[limit("moves", "moves")])
     async def take_back(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
         """The leader takes back a monster given but not yet fought."""
-        tables.take_back(game_id, me)
+        played = tables.take_back(game_id, me)
         await changed(game_id)
-        return view_for(game_id, me)
+        return view_for(game_id, me, played)
 
     @app.get("/api/tables/{game_id}/hint", dependencies=[limit("hints", "hints")])
     async def table_hint(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
