@@ -333,7 +333,7 @@ def test_language_switch_is_remembered(browser: Any, server: str) -> None:
     assert (
         page.locator("nav a").nth(1).inner_text()
         == json.loads(
-            (Path(__file__).parents[2] / "src/scoundrel/i18n/catalog/ru.json").read_text("utf-8")
+            (Path(__file__).parents[2] / "src/scoundrel/i18n/messages/ru.json").read_text("utf-8")
         )["nav.rules"]
     )
     page.goto(server + "/records")

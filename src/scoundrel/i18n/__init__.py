@@ -1,6 +1,6 @@
 """One message catalog for every interface (web and terminal), in six languages.
 
-Each language is a JSON file in ``catalog/`` mapping a key to a text, or, where a number is
+Each language is a JSON file in ``messages/`` mapping a key to a text, or, where a number is
 involved, to its plural forms by CLDR category (``one``, ``few``, ``many``, ``other``).
 Texts use ``{name}`` placeholders. Plural categories are chosen with Babel's CLDR data here
 and with ``Intl.PluralRules`` in the browser, so both agree (Russian has three forms).
@@ -34,7 +34,7 @@ def catalog(lang: str) -> dict[str, Any]:
     """The messages of ``lang`` (English for any other language)."""
     if lang not in LANGUAGES:
         lang = DEFAULT
-    text = resources.files(__package__).joinpath("catalog", f"{lang}.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath("messages", f"{lang}.json").read_text("utf-8")
     messages: dict[str, Any] = json.loads(text)
     return messages
 
