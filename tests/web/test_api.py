@@ -343,7 +343,7 @@ def test_daily_with_other_options_is_refused(
     response = client.post(
         "/api/games", json={"mode": "daily", "ruleset": ruleset, "options": options}
     )
-    message = error_of(response, 400, "storeerror")
+    message = error_of(response, 400, "invalid_request")
     assert "standard options" in message
     assert app.state.store.count_games() == 0
 
@@ -506,7 +506,7 @@ def test_an_unknown_game(client: TestClient) -> None:
         client.get("/api/games/nope/analysis"),
         client.delete("/api/games/nope/analysis"),
     ):
-        assert "'nope'" in error_of(response, 404, "notfound")
+        assert "'nope'" in error_of(response, 404, "not_found")
 
 
 def test_another_players_game_in_play_is_not_found(
@@ -521,7 +521,7 @@ def test_another_players_game_in_play_is_not_found(
         other.get(f"/api/games/{game_id}/record"),
         other.get(f"/api/games/{game_id}/replay"),
     ):
-        error_of(response, 404, "notfound")
+        error_of(response, 404, "not_found")
     assert other.get("/api/games/current").json() == {"game": None}
     assert get_game(client, game_id) == view
     assert app.state.store.load(game_id).moves == ()
@@ -661,8 +661,8 @@ def test_a_whole_game_through_the_api(
     assert without(seen, "owner") == without(end, "owner")
     assert other.get(f"/api/games/{game_id}/record").json() == record
     assert other.get(f"/api/games/{game_id}/replay").json() == replay
-    error_of(post_move(other, game_id, "F"), 404, "notfound")
-    error_of(other.post(f"/api/games/{game_id}/undo"), 404, "notfound")
+    error_of(post_move(other, game_id, "F"), 404, "not_found")
+    error_of(other.post(f"/api/games/{game_id}/undo"), 404, "not_found")
 
     # no move after the end (S11, S12, C8, C9), and no undo once the deck was shown
     message = error_of(post_move(client, game_id, "F"), 409, "illegal_move")
@@ -822,7 +822,7 @@ def test_nickname(client: TestClient, other: TestClient) -> None:
     assert client.get("/api/me").json()["nickname"] == "Anna Maria"
     assert other.get("/api/me").json()["nickname"] is None
     for bad in ["<script>", "a" * 30, "   ", "semi;colon", "a/b", "x" * 25]:
-        error_of(client.put("/api/me/nickname", json={"nickname": bad}), 400, "storeerror")
+        error_of(client.put("/api/me/nickname", json={"nickname": bad}), 400, "invalid_request")
     for malformed in [{"nickname": ""}, {"nickname": "a" * 65}, {"nickname": 7}, {}, ["Anna"]]:
         error_of(client.put("/api/me/nickname", json=malformed), 422, "invalid_request")
     assert client.get("/api/me").json()["nickname"] == "Anna Maria"
@@ -910,7 +910,7 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
 @pytest.mark.parametrize("date", ["2026-13-01", "yesterday", "29/11/2026", "2026-02-30"])
 def test_daily_with_a_bad_date(date: str, client: TestClient) -> None:
     assert repr(date) in error_of(
-        client.get("/api/daily", params={"date": date}), 400, "storeerror"
+        client.get("/api/daily", params={"date": date}), 400, "invalid_request"
     )
 
 
@@ -1340,10 +1340,10 @@ def test_no_hint_after_the_end(client: TestClient) -> None:
 
 def test_no_hint_for_another_players_game(client: TestClient, other: TestClient) -> None:
     view = new_game(client)
-    error_of(other.get(f"/api/games/{view['id']}/hint"), 404, "notfound")
-    error_of(client.get("/api/games/nope/hint"), 404, "notfound")
+    error_of(other.get(f"/api/games/{view['id']}/hint"), 404, "not_found")
+    error_of(client.get("/api/games/nope/hint"), 404, "not_found")
     end = play_to_end(client, view)
-    error_of(other.get(f"/api/games/{end['id']}/hint"), 404, "notfound")
+    error_of(other.get(f"/api/games/{end['id']}/hint"), 404, "not_found")
     assert get_game(client, view["id"])["hint_count"] == 0
 
 
@@ -1421,7 +1421,7 @@ def test_analysis_of_a_finished_game(
         other.delete(f"/api/games/{game_id}/analysis"),
         client.post("/api/games/nope/analysis"),
     ):
-        error_of(response, 404, "notfound")
+        error_of(response, 404, "not_found")
     end = play_to_end(client, view)
     assert client.get(f"/api/games/{game_id}/analysis").json() == {"state": "none"}
 

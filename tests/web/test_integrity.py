@@ -143,7 +143,7 @@ def test_another_players_finished_daily_attempt_shows_nothing_before_the_day_is_
         other.delete(f"/api/games/{game_id}/analysis"),
     ):
         assert "once the day is over" in error_of(response, 403, "daily_not_over")
-    error_of(other.get(f"/api/games/{game_id}/hint"), 404, "notfound")
+    error_of(other.get(f"/api/games/{game_id}/hint"), 404, "not_found")
     # the leaderboard names a score and a move count, never the moves or the game
     board = other.get("/api/daily").json()
     (entry,) = board["leaderboard"]
@@ -262,10 +262,10 @@ def test_a_game_id_that_cannot_be_one_is_simply_not_found(client: TestClient) ->
             ("DELETE", "/analysis"),
         ):
             response = client.request(method, f"/api/games/{game_id}{suffix}", json={"move": "F"})
-            assert error_of(response, 404, "notfound") == "there is no such game"
+            assert error_of(response, 404, "not_found") == "there is no such game"
             assert game_id not in response.text and len(response.text) < 200
     # an id of the server's own shape is still named, as before
-    assert "'nope'" in error_of(client.get("/api/games/nope"), 404, "notfound")
+    assert "'nope'" in error_of(client.get("/api/games/nope"), 404, "not_found")
 
 
 # ---------------------------------------------------------------------- 3. who a player is
@@ -339,7 +339,7 @@ def test_a_forged_or_unsigned_cookie_is_ignored(
         assert intruder.get("/api/games/current").json() == {"game": None}
         assert intruder.get("/api/me").json()["history"] == []
         error_of(
-            intruder.post(f"/api/games/{view['id']}/moves", json={"move": "F"}), 404, "notfound"
+            intruder.post(f"/api/games/{view['id']}/moves", json={"move": "F"}), 404, "not_found"
         )
         issued = player_of(intruder)
         assert issued != victim and issued != forged.partition(".")[0]
@@ -469,7 +469,7 @@ def test_a_transfer_code_carries_the_player_to_another_device(
     # a code works once
     assert count(app, transfers) == 0
     again = new_client().post("/api/me/transfer/claim", json={"code": made["code"]})
-    assert "no such transfer code" in error_of(again, 404, "unknowncode")
+    assert "no such transfer code" in error_of(again, 404, "unknown_code")
 
 
 def test_a_code_is_read_as_typed(client: TestClient, new_client: Callable[..., TestClient]) -> None:
@@ -488,7 +488,9 @@ def test_a_new_code_replaces_the_old(client: TestClient, other: TestClient, app:
     second = make_code(client)
     assert first["code"] != second["code"]
     assert count(app, transfers) == 1
-    error_of(other.post("/api/me/transfer/claim", json={"code": first["code"]}), 404, "unknowncode")
+    error_of(
+        other.post("/api/me/transfer/claim", json={"code": first["code"]}), 404, "unknown_code"
+    )
     assert other.post("/api/me/transfer/claim", json={"code": second["code"]}).status_code == 200
 
 
@@ -506,19 +508,19 @@ def test_an_expired_code_is_refused_and_forgotten(
     assert other.get("/api/me").status_code == 200
     theirs = player_of(other)
     response = other.post("/api/me/transfer/claim", json={"code": made["code"]})
-    assert "expired" in error_of(response, 400, "expiredcode")
+    assert "expired" in error_of(response, 400, "expired_code")
     assert player_of(other) == theirs  # nothing changed
     assert count(app, transfers) == 0
-    error_of(other.post("/api/me/transfer/claim", json={"code": made["code"]}), 404, "unknowncode")
+    error_of(other.post("/api/me/transfer/claim", json={"code": made["code"]}), 404, "unknown_code")
 
 
 @pytest.mark.parametrize(
     ("code", "status", "error"),
     [
-        ("hello", 400, "badcode"),
-        ("ABCDE-FGHIU", 400, "badcode"),  # U is not in Crockford's alphabet
-        ("ABCDE-FGHJK-M", 400, "badcode"),
-        ("ABCDE-FGHJK", 404, "unknowncode"),
+        ("hello", 400, "bad_code"),
+        ("ABCDE-FGHIU", 400, "bad_code"),  # U is not in Crockford's alphabet
+        ("ABCDE-FGHJK-M", 400, "bad_code"),
+        ("ABCDE-FGHJK", 404, "unknown_code"),
         ("", 422, "invalid_request"),
         ("A" * 1000, 422, "invalid_request"),
     ],
@@ -538,7 +540,7 @@ def test_claims_are_rate_limited(make_app: Callable[..., FastAPI]) -> None:
         made = make_code(owner)
         for _ in range(5):
             wrong = guesser.post("/api/me/transfer/claim", json={"code": "ABCDE-FGHJK"})
-            error_of(wrong, 404, "unknowncode")
+            error_of(wrong, 404, "unknown_code")
         # the sixth try is refused, even with the right code, and changes nothing
         refused = guesser.post("/api/me/transfer/claim", json={"code": made["code"]})
         assert "too many" in error_of(refused, 429, "rate_limited")

@@ -71,9 +71,16 @@ NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
 class StoreError(Exception):
-    """A request the store refuses; ``status`` is the HTTP status an API should answer."""
+    """A request the store refuses; ``status`` is the HTTP status an API should answer and
+    ``code`` its stable name (a subclass's name in snake case: ``NotFound``, ``not_found``)."""
 
     status = 400
+    code = "invalid_request"
+
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        if "code" not in cls.__dict__:
+            cls.code = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

@@ -205,7 +205,7 @@ def create_app(
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
-        return _error(error.status, type(error).__name__.lower(), error.message)
+        return _error(error.status, error.code, error.message)
 
     @app.exception_handler(Refused)
     async def _refused(_request: Request, error: Refused) -> JSONResponse:
