@@ -173,10 +173,8 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     a.locator(".room-cards .card[data-card='9D']").click()
     b.wait_for_selector(".presence[data-presence='thinking']")
     assert b.locator(".presence").inner_text() == "Hero 1 is thinking…"
-    clicked = time.monotonic()
     a.locator(".choice[data-move='9D']").click()
-    two.wait_moves(1, timeout=1000)
-    assert time.monotonic() - clicked < 1.0
+    two.wait_moves(1)  # pushed (how fast is measured by benchmarks/tables.py, not here)
     assert (
         b.locator(".hero[data-hero='1'] .weapon-pile .card").first.get_attribute("data-card")
         == "9D"
