@@ -33,7 +33,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web import cpu_seconds, free_port
+from web import answering, cpu_seconds, free_port
 
 
 def start(workers: int, db: str, redis: str | None, port: int) -> subprocess.Popen[bytes]:
@@ -47,15 +47,7 @@ def start(workers: int, db: str, redis: str | None, port: int) -> subprocess.Pop
         start_new_session=True,
         env=env,
     )
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    os.killpg(server.pid, signal.SIGKILL)
-    raise SystemExit("the server did not start")
+    return answering(server, port, 40)
 
 
 def group_cpu(leader: int) -> float:

@@ -31,6 +31,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -75,14 +76,25 @@ def start_server(port: int, db: Path, src: Path | None = None) -> subprocess.Pop
         stderr=subprocess.DEVNULL,
         env=env,
     )
-    deadline = time.monotonic() + 30
+    return answering(server, port, 30)
+
+
+def answering(
+    server: subprocess.Popen[bytes], port: int, seconds: float
+) -> subprocess.Popen[bytes]:
+    """``server`` once it answers on ``port``; killed (with its process group, if it leads
+    one) and the benchmark stopped if it does not within ``seconds``."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.1)
-    server.kill()
+    if os.getpgid(server.pid) == server.pid:
+        os.killpg(server.pid, signal.SIGKILL)
+    else:
+        server.kill()
     raise SystemExit("the server did not start")
 
 
