@@ -82,9 +82,11 @@ class StoreError(Exception):
         if "code" not in cls.__dict__:
             cls.code = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, **details: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.details = details
+        """What an API adds to the error beside its code and message (say, a table id)."""
 
 
 class NotFound(StoreError):
@@ -177,7 +179,7 @@ def _theirs(player_id: str) -> Any:
     return or_(games.c.player_id == player_id, games.c.id.in_(joined))
 
 
-def _put(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+def keep_newest(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
     """Remember ``value`` as the newest entry of a cache that keeps the ``size`` newest."""
     cache[key] = value
     cache.move_to_end(key)
@@ -227,22 +229,39 @@ class GameStore:
                 player_id = str(uuid.UUID(player_id))
             except ValueError:
                 player_id = None
-        with self.engine.begin() as connection:
-            if player_id is not None:
-                found = connection.execute(
-                    select(players.c.id).where(players.c.id == player_id)
-                ).first()
-                if found is not None:
-                    self._know(player_id)
-                    return player_id
-            player_id = player_id or str(uuid.uuid4())
-            connection.execute(insert(players).values(id=player_id, created_at=now()))
-        self._know(player_id)
+        if player_id is not None and self.has_player(player_id):
+            return player_id
+        player_id = player_id or str(uuid.uuid4())
+        self.make_player(player_id)
         return player_id
+
+    def has_player(self, player_id: str) -> bool:
+        """Whether the player's row exists (remembered once seen)."""
+        if player_id in self._known_players:
+            return True
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(players.c.id).where(players.c.id == player_id)
+            ).first()
+        if found is not None:
+            self._know(player_id)
+        return found is not None
+
+    def make_player(self, player_id: str) -> bool:
+        """Make the player's row; whether this call made it (a parallel request may have
+        made it first)."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(players).values(id=player_id, created_at=now()))
+        except IntegrityError:
+            self._know(player_id)
+            return False
+        self._know(player_id)
+        return True
 
     def _know(self, player_id: str) -> None:
         with self._lock:
-            _put(self._known_players, player_id, None, 100_000)
+            keep_newest(self._known_players, player_id, None, 100_000)
 
     def nickname(self, player_id: str) -> str | None:
         with self.engine.connect() as connection:
@@ -359,7 +378,7 @@ class GameStore:
 
     def _keep(self, stored: StoredGame) -> StoredGame:
         with self._lock:
-            _put(self._games, stored.id, stored, self._cache_size)
+            keep_newest(self._games, stored.id, stored, self._cache_size)
         return stored
 
     def owned(self, game_id: str, player_id: str, fresh: bool = True) -> StoredGame:
@@ -389,7 +408,7 @@ class GameStore:
 
     def _remember(self, game_id: str, moves: tuple[str, ...], state: State) -> None:
         with self._lock:
-            _put(self._states, (game_id, " ".join(moves)), state, self._cache_size)
+            keep_newest(self._states, (game_id, " ".join(moves)), state, self._cache_size)
 
     def play(
         self,

@@ -9,15 +9,12 @@ module only stores what it is given.
 from __future__ import annotations
 
 import datetime as _dt
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, and_, delete, exists, func, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
 
-from .database import games, now, players, seats, transfers
+from .database import games, players, seats, transfers
 from .games import NotFound, StoreError
 
 
@@ -45,37 +42,14 @@ class Claimed:
 
 
 class Identities:
-    """Player rows, transfer codes and daily attempts per client, over ``engine``."""
+    """When player rows were made, transfer codes and daily attempts per client, over
+    ``engine``."""
 
-    def __init__(self, engine: Engine, cache: int = 100_000) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._rows: OrderedDict[str, None] = OrderedDict()
-        self._cache = cache
-        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ player rows
-
-    def has_row(self, player_id: str) -> bool:
-        if player_id in self._rows:
-            return True
-        with self.engine.connect() as connection:
-            found = connection.execute(
-                select(players.c.id).where(players.c.id == player_id)
-            ).first()
-        if found is not None:
-            self._remember(player_id)
-        return found is not None
-
-    def make_row(self, player_id: str) -> bool:
-        """Make the player's row (call :meth:`has_row` first); whether this call made it."""
-        try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(players).values(id=player_id, created_at=now()))
-        except IntegrityError:  # a parallel request made it first
-            self._remember(player_id)
-            return False
-        self._remember(player_id)
-        return True
+    # (made and looked up by GameStore.has_player and make_player)
 
     def existed_before(self, player_id: str, moment: _dt.datetime) -> bool:
         """Whether the player's row was made before ``moment`` (a player from the days of
@@ -87,13 +61,6 @@ class Identities:
                 )
             ).first()
         return found is not None
-
-    def _remember(self, player_id: str) -> None:
-        with self._lock:
-            self._rows[player_id] = None
-            self._rows.move_to_end(player_id)
-            while len(self._rows) > self._cache:
-                self._rows.popitem(last=False)
 
     # ------------------------------------------------------------------ transfer codes
 

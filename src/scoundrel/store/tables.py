@@ -12,18 +12,26 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
 
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scoundrel.core import IllegalMoveError, Move, State, parse_card, parse_move
+from scoundrel.core import IllegalMoveError, Move, Rules, State, parse_card, parse_move
 
 from .database import games, now, players, seats
-from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError, _put
+from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError, keep_newest
 
+FULL = "both seats at this table are taken: you can watch it"
 #: How long a full table's nicknames are remembered (a renamed player shows after this).
 NAMES_FOR = 30.0
+
+
+class TableFull(Forbidden):
+    """Both seats are taken: the table can be watched (``details["table"]``)."""
+
+
+class TableOver(Forbidden):
+    """The table's game is over: its replay can be watched (``details["table"]``)."""
 
 
 def _seat_of(taken: dict[int, str], player_id: str) -> int | None:
@@ -44,9 +52,9 @@ class Tables:
 
     # ------------------------------------------------------------------ seats
 
-    def open(self, player_id: str, rules: Any) -> StoredGame:
-        """A new co-op table in a random dungeon; the player takes hero 1's seat."""
-        self.store.ensure_player(player_id)
+    def open(self, player_id: str, rules: Rules) -> StoredGame:
+        """A new co-op table in a random dungeon; the player (whose row exists, as for
+        :meth:`GameStore.start`) takes hero 1's seat."""
         return self.store.start(player_id, "random", rules, online=True)
 
     def seats(self, game_id: str) -> dict[int, str]:
@@ -57,7 +65,7 @@ class Tables:
             ).all()
         taken = {row.hero: row.player_id for row in rows}
         if len(taken) == 2:
-            _put(self._full, game_id, taken, self._cache)
+            keep_newest(self._full, game_id, taken, self._cache)
         return taken
 
     def names(self, game_id: str) -> dict[int, str | None]:
@@ -74,7 +82,7 @@ class Tables:
             ).all()
         names = {row.hero: row.nickname for row in rows}
         if len(names) == 2:
-            _put(self._names, game_id, (time.monotonic(), names), self._cache)
+            keep_newest(self._names, game_id, (time.monotonic(), names), self._cache)
         return names
 
     def table(self, game_id: str) -> StoredGame:
@@ -99,20 +107,20 @@ class Tables:
 
     def join(self, invite: str, player_id: str) -> tuple[StoredGame, int]:
         """Take the free seat of the table this invite opens; a player already seated there
-        just comes back to their seat. A full table is refused."""
+        just comes back to their seat. A full table (TableFull) or a finished one
+        (TableOver) is refused, naming the table."""
         game_id = self.invited(invite)
         if game_id is None:
             raise NotFound("this invitation is not valid: ask your friend for a new link")
         taken = self.seats(game_id)
-        for hero, sitter in taken.items():
-            if sitter == player_id:
-                return self.table(game_id), hero
         stored = self.table(game_id)
+        hero = _seat_of(taken, player_id)
+        if hero is not None:
+            return stored, hero
         if stored.is_over:
-            raise Forbidden("this game is over: ask your friend for a new one")
+            raise TableOver("this game is over: ask your friend for a new one", table=game_id)
         if 2 in taken:
-            raise Forbidden("both seats at this table are taken: you can watch it")
-        self.store.ensure_player(player_id)
+            raise TableFull(FULL, table=game_id)
         try:
             with self.store.engine.begin() as connection:
                 connection.execute(
@@ -121,7 +129,7 @@ class Tables:
                     )
                 )
         except IntegrityError:  # somebody took it a moment before
-            raise Forbidden("both seats at this table are taken: you can watch it") from None
+            raise TableFull(FULL, table=game_id) from None
         return stored, 2
 
     # ------------------------------------------------------------------ turns
@@ -211,21 +219,7 @@ class Tables:
             refusal = state.explain(parse_move(f">{card.code}/b"))
             reason = refusal.text if refusal is not None else "it cannot be given now"
             raise IllegalMoveError(parse_move(f">{card.code}/b"), reason)
-        with self.store.engine.begin() as connection:
-            result = connection.execute(
-                update(games)
-                .where(
-                    and_(
-                        games.c.id == stored.id,
-                        games.c.moves == " ".join(stored.moves),
-                        games.c.pending.is_(None),
-                    )
-                )
-                .values(pending=card.code, updated_at=now())
-            )
-        if result.rowcount != 1:
-            raise Conflict("the game changed meanwhile (another tab?): reload it")
-        return replace(stored, pending=card.code), state
+        return self._pending(stored, card.code), state
 
     def take_back(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
         """The leader takes back a monster given but not yet fought (nothing was played)."""
@@ -235,12 +229,23 @@ class Tables:
             raise Conflict("no monster is waiting for your partner")
         if self.hero_of(game_id, player_id) != state.leader:
             raise Conflict("only the leader who gave the monster can take it back")
+        return self._pending(stored, None), state
+
+    def _pending(self, stored: StoredGame, card: str | None) -> StoredGame:
+        """Give ``card`` (or take the given one back), compare-and-set: only if the game
+        still holds ``stored``'s moves and given card."""
         with self.store.engine.begin() as connection:
             result = connection.execute(
                 update(games)
-                .where(and_(games.c.id == stored.id, games.c.pending == stored.pending))
-                .values(pending=None, updated_at=now())
+                .where(
+                    and_(
+                        games.c.id == stored.id,
+                        games.c.moves == " ".join(stored.moves),
+                        games.c.pending.is_not_distinct_from(stored.pending),
+                    )
+                )
+                .values(pending=card, updated_at=now())
             )
         if result.rowcount != 1:
             raise Conflict("the game changed meanwhile (another tab?): reload it")
-        return replace(stored, pending=None), state
+        return replace(stored, pending=card)

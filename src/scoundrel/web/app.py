@@ -32,11 +32,9 @@ from scoundrel.core import (
     NotationError,
     OptionError,
     Rules,
-    State,
     parse_date,
 )
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
-from scoundrel.solver import hint
 from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
 from scoundrel.store.games import AT_A_TABLE
 
@@ -53,11 +51,14 @@ from .guard import (
     known_game_id,
     shorten_quotes,
 )
+from .guard import (
+    error as _error,
+)
 from .identity import PLAYER_COOKIE, Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
 from .limits import Buckets, DailyGate, Limits, RateLimited, client_address, limiter
 from .live import Hub
-from .views import game_view, replay_view
+from .views import game_view, hint_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
@@ -110,18 +111,6 @@ class Refused(Exception):
         self.status = status
         self.code = code
         self.message = message
-
-
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse(
-        status_code=status, content={"error": {"code": code, "message": message, **extra}}
-    )
-
-
-def _hint(state: State) -> dict[str, Any]:
-    """The fair bot's advice for the player in play: from what the leader sees, never from
-    the dungeon's order."""
-    return hint(state.observation(state.leader)).to_dict()
 
 
 def create_app(
@@ -198,14 +187,12 @@ def create_app(
 
     @app.exception_handler(RateLimited)
     async def _limited(_request: Request, error: RateLimited) -> JSONResponse:
-        response = _error(429, error.code, error.message)
-        if error.retry_after is not None:
-            response.headers["retry-after"] = str(error.retry_after)
-        return response
+        wait = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
+        return _error(429, error.code, error.message, headers=wait)
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
-        return _error(error.status, error.code, error.message)
+        return _error(error.status, error.code, error.message, **error.details)
 
     @app.exception_handler(Refused)
     async def _refused(_request: Request, error: Refused) -> JSONResponse:
@@ -227,7 +214,7 @@ def create_app(
     @app.exception_handler(DBAPIError)
     async def _database_down(_request: Request, _failure: DBAPIError) -> JSONResponse:
         # the database server is restarting or unreachable: nothing was written; the pool
-        # reconnects by itself (pre-ping) once it is back
+        # is renewed after a dropped connection, so the next requests reconnect
         return _error(503, "database_unavailable", "the database is unavailable: try again")
 
     @app.exception_handler(OptionError)
@@ -395,7 +382,7 @@ def create_app(
             raise Refused(409, "game_over", "the game is over: no more hints")
         if stored.online:
             raise Refused(409, "online_table", AT_A_TABLE)
-        advice = await run_in_threadpool(_hint, store.state(stored))
+        advice = await run_in_threadpool(hint_view, store.state(stored))
         counted = store.count_hint(game_id, me)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
 
@@ -522,8 +509,6 @@ def app_from_environment() -> FastAPI:
     """The application as ``scoundrel serve --workers N`` starts it in each worker process:
     its settings come from the environment the command sets (``SCOUNDREL_DB``,
     ``SCOUNDREL_REDIS``, ``SCOUNDREL_ALONE``, ``SCOUNDREL_DAILY_SECRET``)."""
-    import os
-
     return create_app(
         os.environ.get("SCOUNDREL_DB") or None,
         daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None,

@@ -21,17 +21,15 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from scoundrel.core import Rules, State
-from scoundrel.solver import hint
 from scoundrel.store import Forbidden, GameStore, StoredGame
 from scoundrel.store.tables import Tables
 
 from .live import Hub
-from .views import game_view
+from .views import game_view, hint_view
 
 #: What a player's browser may send on a table's socket: a burst, then messages per second.
 MESSAGE_BURST = 30
@@ -137,25 +135,13 @@ def add_table_routes(
         stored = tables.open(me, Rules.from_options(body.ruleset, body.options))
         return view_for(stored.id, me)
 
-    @app.post(
-        "/api/tables/join", response_model=None, dependencies=[limit("new_games", "new games")]
-    )
-    async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any] | JSONResponse:
+    @app.post("/api/tables/join", dependencies=[limit("new_games", "new games")])
+    async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any]:
         """Take the free seat of the table an invite opens (hero 2). A refusal names the
         table and says why, so that the page can offer what is left: ``table_full`` (it
         can be watched) or ``table_over`` (its replay can be watched)."""
-        try:
-            stored, _hero = tables.join(body.invite, me)
-        except Forbidden as refusal:
-            game_id = tables.invited(body.invite)
-            over = game_id is not None and tables.table(game_id).is_over
-            error = {
-                "code": "table_over" if over else "table_full",
-                "message": refusal.message,
-                "table": game_id,
-            }
-            return JSONResponse(status_code=403, content={"error": error})
-        await hub.publish(stored.id, {"type": "changed"})
+        stored, _hero = tables.join(body.invite, me)
+        await changed(stored.id)
         return view_for(stored.id, me)
 
     @app.get("/api/tables/{game_id}")
@@ -187,7 +173,7 @@ def add_table_routes(
         state = store.state(stored)
         if tables.hero_of(game_id, me) != Tables.to_act(stored, state) or stored.pending:
             raise Forbidden("hints are for the leader, when it is their turn")
-        advice = await run_in_threadpool(lambda: hint(state.observation(state.leader)).to_dict())
+        advice = await run_in_threadpool(hint_view, state)
         counted = store.count_hint(game_id, stored.player_id)
         await changed(game_id)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}

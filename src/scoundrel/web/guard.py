@@ -69,11 +69,16 @@ def shorten_quotes(message: str, limit: int = 24) -> str:
 
 
 def error(
-    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
-) -> Response:
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **details: Any,
+) -> JSONResponse:
+    """The one error shape: ``{"error": {"code", "message", ...details}}``."""
     return JSONResponse(
         status_code=status,
-        content={"error": {"code": code, "message": message}},
+        content={"error": {"code": code, "message": message, **details}},
         headers=headers,
     )
 

@@ -122,11 +122,11 @@ class Identity:
     def enlist(self, request: HTTPConnection, player_id: str) -> str:
         """Make the player's row if this request writes and it has none yet (players made
         per address are rate limited)."""
-        if request.scope.get("method", "GET") in _READS or self.rows.has_row(player_id):
+        if request.scope.get("method", "GET") in _READS or self.store.has_player(player_id):
             return player_id
         if self.buckets is not None:
             self.buckets.take("new_players", "new players", None, client_address(request))
-        self.rows.make_row(player_id)
+        self.store.make_player(player_id)
         return player_id
 
     # ------------------------------------------------------------------ client addresses

@@ -28,6 +28,8 @@ from typing import Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from scoundrel.store.games import keep_newest
+
 __all__ = [
     "Buckets",
     "DailyGate",
@@ -134,10 +136,7 @@ class Buckets:
                     )
                 levels.append((key, level))
             for key, level in levels:
-                self._buckets[key] = (level - 1, moment)
-                self._buckets.move_to_end(key)
-            while len(self._buckets) > self._size:
-                self._buckets.popitem(last=False)
+                keep_newest(self._buckets, key, (level - 1, moment), self._size)
 
     def _level(self, key: tuple[str, str], rate: Rate, moment: float) -> float:
         known = self._buckets.get(key)

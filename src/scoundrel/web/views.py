@@ -13,6 +13,7 @@ from typing import Any
 from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import CARD_MOVES
+from scoundrel.solver import hint
 from scoundrel.store import StoredGame
 
 
@@ -147,3 +148,9 @@ def game_view(
     }
     view["record"] = stored.record.to_dict() if revealed and state.is_over else None
     return view
+
+
+def hint_view(state: State) -> dict[str, Any]:
+    """The fair bot's advice for the player in play: from what the leader sees, never from
+    the dungeon's order."""
+    return hint(state.observation(state.leader)).to_dict()
