@@ -397,12 +397,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = listen(args.host, args.port)
     secret = os.environ.get("SCOUNDREL_DAILY_SECRET") or None
     try:
-        connect(url).dispose()  # create or migrate the schema once, before any worker starts
-        app = (
-            create_app(url, daily_secret=secret, redis_url=args.redis)
-            if args.workers == 1
-            else None
-        )
+        if args.workers == 1:
+            app = create_app(url, daily_secret=secret, redis_url=args.redis)  # migrates
+        else:
+            connect(url).dispose()  # create or migrate the schema once, before the workers
+            app = None
     except Exception as error:
         sock.close()
         raise UsageError(f"cannot open the database {url}: {error}") from None
