@@ -32,6 +32,7 @@ from scoundrel.store import (
     StoreError,
     connect,
     migrate,
+    warm,
 )
 from scoundrel.store.database import games, settings
 from scoundrel.web.app import create_app
@@ -83,6 +84,18 @@ def test_migrate_twice_is_harmless(db_url: str) -> None:
     assert kept.moves == store.load(game.id).moves
     assert len(kept.moves) == 1
     assert count(again, games) == 1
+
+
+def test_a_started_server_has_its_connections_open(db_url: str) -> None:
+    """The pool is filled before the first player comes (a database server starts a
+    session per connection, which the first players would otherwise wait for)."""
+    engine = connect(db_url)
+    engine.dispose()
+    assert engine.pool.checkedin() == 0
+    opened = warm(engine)
+    assert opened == engine.pool.size() > 1
+    assert engine.pool.checkedin() == opened  # open, and back in the pool
+    assert engine.pool.checkedout() == 0
 
 
 def test_a_newer_schema_is_refused(db_url: str) -> None:

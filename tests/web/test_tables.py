@@ -285,6 +285,27 @@ def test_a_silent_leader_table_carries_no_pointing(new_client: Callable[..., Tes
         assert "point" not in kinds
 
 
+def test_a_nudge_that_changes_nothing_sends_no_view(
+    new_client: Callable[..., TestClient],
+) -> None:
+    """Every socket rereads its table on a nudge, but sends its viewer a view only when
+    the table changed: a player coming back to their seat (a nudge) changes nothing."""
+    one, two = new_client(), new_client()
+    table = open_table(one)
+    assert two.post("/api/tables/join", json={"invite": table["invite"]}).status_code == 200
+    path = f"/api/tables/{table['id']}/live"
+    with one.websocket_connect(path) as leader, two.websocket_connect(path) as partner:
+        receive_until(leader, "view")
+        receive_until(partner, "view")
+        again = two.post("/api/tables/join", json={"invite": table["invite"]})
+        assert again.status_code == 200 and again.json()["you"] == 2
+        partner.send_json({"type": "select", "card": None})  # relayed after the nudge
+        kinds = []
+        while not kinds or kinds[-1] != "select":
+            kinds.append(leader.receive_json()["type"])
+        assert "view" not in kinds
+
+
 def test_a_watcher_socket_sees_the_table_read_only(new_client: Callable[..., TestClient]) -> None:
     one, two, view = seated(new_client)
     third = new_client()

@@ -1,6 +1,6 @@
 """Services over the core: games kept in a database, records, history, leaderboards."""
 
-from .database import SCHEMA_VERSION, connect, default_url, migrate
+from .database import SCHEMA_VERSION, connect, default_url, migrate, warm
 from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError
 
 __all__ = [
@@ -14,4 +14,5 @@ __all__ = [
     "connect",
     "default_url",
     "migrate",
+    "warm",
 ]

@@ -28,6 +28,7 @@ from sqlalchemy import (
     create_engine,
     event,
     inspect,
+    select,
     text,
 )
 from sqlalchemy.engine import Connection
@@ -159,6 +160,23 @@ def connect(url: str | None = None) -> Engine:
 
     migrate(engine)
     return engine
+
+
+def warm(engine: Engine) -> int:
+    """Open the pool's connections now and read through each once, so that the first
+    players after a (re)start do not wait while the database server starts a session
+    for each of them; returns how many were opened."""
+    size = getattr(engine.pool, "size", lambda: 1)()
+    opened: list[Connection] = []
+    try:
+        for _ in range(size):
+            connection = engine.connect()
+            opened.append(connection)
+            connection.execute(select(games.c.id).limit(1)).first()
+    finally:
+        for connection in opened:
+            connection.close()
+    return len(opened)
 
 
 def migrate(engine: Engine) -> str:

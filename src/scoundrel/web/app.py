@@ -35,7 +35,7 @@ from scoundrel.core import (
     parse_date,
 )
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
-from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect
+from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect, warm
 from scoundrel.store.games import AT_A_TABLE
 
 from .analysis import Analyses
@@ -156,6 +156,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(warm, store.engine)
         await hub.start()
         yield
         await hub.close()

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import datetime as _dt
 import json
+import random
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -201,18 +202,22 @@ def add_table_routes(
         await websocket.accept()
         sent: tuple[Any, ...] | None = None
 
-        async def send_view() -> None:
+        def changed_view() -> dict[str, Any] | None:
+            """The viewer's view if the table changed since the last one sent (a cheap
+            look at the row first: most reads after a nudge or a poll find nothing new)."""
             nonlocal sent
-            view = await run_in_threadpool(view_for, game_id, player_id)
-            version = (
-                tuple(view["moves"]),
-                view["pending"],
-                view["hint_count"],
-                tuple(seat["taken"] for seat in view["seats"]),
-                view["you"],
-            )
-            if version != sent:
-                sent = version
+            table = tables.table(game_id)
+            you = tables.hero_of(game_id, player_id) if player_id else None
+            names = tables.names(game_id)
+            version = (table.moves, table.pending, table.hint_count, tuple(sorted(names)), you)
+            if version == sent:
+                return None
+            sent = version
+            return table_view(table, store.state(table), you, names, clock())
+
+        async def send_view() -> None:
+            view = await run_in_threadpool(changed_view)
+            if view is not None:
                 await websocket.send_json({"type": "view", "game": view, "live": hub.live})
 
         async def announce(online: bool, ask: bool = False) -> None:
@@ -222,7 +227,9 @@ def add_table_routes(
                 )
 
         async def listen(events: asyncio.Queue[dict[str, Any]]) -> None:
-            read = time.monotonic()
+            # Connections made together must not all read at the same moments: each waits
+            # a share of the interval of its own before its first look.
+            read = time.monotonic() - random.uniform(0, hub.poll_interval)
             while True:
                 try:
                     event = await asyncio.wait_for(events.get(), 1.0)
@@ -235,6 +242,7 @@ def add_table_routes(
                     continue
                 kind = event.get("type")
                 if kind == "changed":
+                    read = time.monotonic()
                     await send_view()
                 elif kind == "presence":
                     if event["hero"] == hero:
