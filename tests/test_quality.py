@@ -1,4 +1,4 @@
-"""The core stays lint-clean and type-checks under ``mypy --strict`` (DEVELOPERS.md)."""
+"""The core stays lint-clean and type-checks under ``mypy --strict`` (CONTRIBUTING.md)."""
 
 from __future__ import annotations
 

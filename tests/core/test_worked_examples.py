@@ -1,6 +1,7 @@
-"""Every worked example of the original rule texts (shared/seeds/), played from a stacked
-dungeon with legal moves only. Test names carry the seed number: 000 Italian, 001 Russian,
-002 German co-op, 003 Spanish, 004 French."""
+"""Every worked example of the original rule texts, played from a stacked dungeon with legal
+moves only; the examples are described under "Worked examples" in docs/rules.md. Test names
+carry the number of the text: 000 Italian, 001 Russian, 002 German co-op, 003 Spanish,
+004 French."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The rules core of Scoundrel: standard library only, every rule in one place.
 
-See ``../shared/RULES.md`` for the rule ids cited throughout (S solo, C co-op, M modes,
-N notation and records).
+See ``docs/rules.md`` in the repository for the rule ids cited throughout (S solo, C co-op,
+M modes, N notation and records).
 """
 
 from .cards import ALL_CARDS, Card, Kind, format_cards, parse_card, parse_cards
