@@ -10,7 +10,8 @@ in any position:
 * S11/S12/C8/C9 status: the game goes on while every hero lives and a card is left; it is lost
   the moment a hero is at 0 or below, won when the final room is emptied with everybody alive,
   and an ended game has no legal moves;
-* S13/C10 score: ``None`` while playing, the rules' formula (recomputed here) at the end;
+* S13/C10 score: ``None`` while playing, the rules' formula (recomputed here) at the end,
+  within ``Rules.score_range``; no game is longer than ``Rules.max_game_length``;
 * N3/N4 records: a record written to JSON and read back replays to the same state;
 * a token that is not legal is rejected with :class:`IllegalMoveError` and changes nothing,
   and every legal move applies;
@@ -245,11 +246,6 @@ def report(game: Game) -> None:
     """How far the game went, for ``pytest --hypothesis-show-statistics``."""
     reached = any(not state.dungeon for state in game.states)
     event(f"{game.state.status.value}, final room {'reached' if reached else 'not reached'}")
-
-
-def move_limit(rules: Rules) -> int:
-    """Every move resolves a card but a flee, and two flees never follow each other (S5)."""
-    return 2 * rules.deck_size
 
 
 # ---------------------------------------------------------------------------- the reference model
@@ -505,7 +501,9 @@ def test_random_games_keep_every_invariant(
         checker.position(state, move.card)
         model.apply(move.token)
         model.matches(state)
-        assert len(game.moves) <= move_limit(rules)
+        assert len(game.moves) <= rules.max_game_length  # S4-S6: documented in Rules
+    low, high = rules.score_range
+    assert state.score is not None and low <= state.score <= high
     check_replay(game, rng)
     report(game)
 

@@ -180,6 +180,33 @@ class Rules:
     def deck_size(self) -> int:
         return len(self.cards)
 
+    @property
+    def max_game_length(self) -> int:
+        """No game of these rules has more moves than this. Every card is one move, and a
+        flee (S5) is one more: the room after a flee must be faced, and facing it (S6)
+        takes 3 cards and deals 3 more from the dungeon, so a dungeon of ``n`` cards left
+        after the first room allows at most ``ceil(n / 3)`` flees; the final room (S4) none.
+        Solo: 44 + 14 = 58; co-op: 52 + 16 = 68."""
+        after_first = self.deck_size - ROOM_SIZE
+        return self.deck_size - -after_first // (ROOM_SIZE - 1)
+
+    @property
+    def score_range(self) -> tuple[int, int]:
+        """The lowest and highest score a game of these rules can have (S13, C10).
+
+        The best: a solo win at full health with a 10 of hearts last (20 + 10), or a co-op
+        win with both heroes at full health (20 + 20). The worst: a hero dies, having lost
+        at least 20 health, so monsters worth at least 20 have left the table; every other
+        monster counts against the score (and in solo a dead hero's health is what those
+        monsters left, so the total is the same)."""
+        monsters = sum(card.value for card in self.cards if card.is_monster)
+        best = (
+            MAX_HEALTH * 2
+            if self.coop_game
+            else MAX_HEALTH + max(card.value for card in self.cards if card.kind is Kind.POTION)
+        )
+        return MAX_HEALTH - monsters, best
+
 
 _DECKS: dict[tuple[str, bool, bool], tuple[Card, ...]] = {}
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from operator import sub
 from typing import TYPE_CHECKING, Any
 
+from .actions import action_ids, action_mask
 from .cards import JOKER_VALUE, Card, Kind
 from .errors import DeckError, IllegalMoveError
 from .moves import CARD_MOVES, FLEE, Move, parse_move
@@ -439,6 +440,21 @@ class State:
         if legal is None:
             legal = self._legal = self._legal_moves()
         return tuple(legal)
+
+    def legal_action_mask(self) -> tuple[bool, ...]:
+        """Which action ids (:mod:`~scoundrel.core.actions`) are legal here, one boolean
+        per id."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return action_mask(legal)
+
+    def legal_actions(self) -> list[int]:
+        """The action ids of the legal moves, in ascending order."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return action_ids(legal)
 
     def is_legal(self, move: Move | str) -> bool:
         if isinstance(move, str):
