@@ -2,8 +2,8 @@
 
 Every game starts from a fixed seeded deal and picks uniformly among all legal moves (flee,
 ``/w`` and ``/b`` included) with a seeded generator, so a run is repeatable. The loop drives
-the core's own move generator and move function on one private copy of the state, the way a
-search does; no rule is re-implemented here.
+the core's own move generator and move function through a :class:`~scoundrel.core.Playout`, the
+way a search does; no rule is re-implemented here.
 """
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .core.deal import random_deal
-from .core.rules import Rules
-from .core.state import State
+from .core import Playout, Rules, random_deal
 
 
 @dataclass(frozen=True)
@@ -55,9 +53,9 @@ def play_random(
     moves = 0
     started = time.perf_counter()
     for number, deck in enumerate(decks, start=1):
-        state = State._start(rules, deck)
-        legal_moves = state._legal_moves
-        step = state._step
+        playout = Playout.deal(rules, deck)
+        legal_moves = playout.legal
+        step = playout.step
         while True:
             legal = legal_moves()
             if not legal:

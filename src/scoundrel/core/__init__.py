@@ -16,11 +16,12 @@ from .errors import (
     ScoundrelError,
 )
 from .game import Game
+from .kernel import MAX_HEALTH
 from .moves import FLEE, Move, format_moves, parse_move, parse_moves
 from .observation import Observation
 from .record import Record
-from .rules import MAX_HEALTH, Rules
-from .state import Hero, Preview, Refusal, Score, State, Status
+from .rules import Rules
+from .state import Hero, Playout, Preview, Refusal, Score, State, Status
 
 __all__ = [
     "ALL_CARDS",
@@ -36,6 +37,7 @@ __all__ = [
     "NotationError",
     "Observation",
     "OptionError",
+    "Playout",
     "Preview",
     "Record",
     "RecordError",

@@ -20,7 +20,7 @@ from typing import Any
 
 from .cards import Card
 from .deal import daily_deal, random_deal
-from .errors import IllegalMoveError, NotationError, ReplayError
+from .errors import NotationError
 from .moves import Move, parse_move
 from .observation import Observation
 from .record import Record
@@ -62,11 +62,8 @@ class Game:
     def from_record(cls, record: Record) -> Game:
         """Replay a record (N4): :class:`ReplayError` names the first move that fails."""
         game = cls(record.rules, record.deck)
-        for position, move in enumerate(record.moves, start=1):
-            try:
-                game.play(move)
-            except IllegalMoveError as error:
-                raise ReplayError(position, move.token, error.reason) from None
+        game._states = game.start.replay(record.moves)
+        game._moves = list(record.moves)
         return game
 
     # ------------------------------------------------------------------ playing

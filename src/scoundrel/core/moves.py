@@ -108,6 +108,15 @@ CARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
 )
 
 
+def move_for(card: Card, weapon: bool = False, help: bool = False) -> Move:
+    """The move that takes ``card``: for a monster, with the weapon (``/w``) or not
+    (``/b``); with ``help``, as the co-op help card (``>``, C5)."""
+    moves = CARD_MOVES[card.index]
+    if card.is_monster:
+        return moves[(2 if help else 0) + (0 if weapon else 1)]
+    return moves[1 if help else 0]
+
+
 def parse_move(text: str) -> Move:
     """Read one move token (N2). Raises :class:`NotationError` naming what is wrong."""
     if type(text) is str:  # canonical notation (records, the database): no parsing
@@ -143,13 +152,12 @@ def parse_move(text: str) -> Move:
                 f"{text!r}: {card.code} is a monster, so say how to fight it: "
                 f"{card.code}/w (with the weapon) or {card.code}/b (bare-handed)"
             )
-        moves = CARD_MOVES[card.index]
-        return moves[(0 if suffix == "w" else 1) + (2 if help else 0)]
+        return move_for(card, suffix == "w", help)
     if suffix is not None:
         raise NotationError(
             f"{text!r}: {card.code} is a {card.kind.value}, and only monsters take /w or /b"
         )
-    return CARD_MOVES[card.index][1 if help else 0]
+    return move_for(card, help=help)
 
 
 def format_moves(moves: Iterable[Move]) -> str:

@@ -19,10 +19,9 @@ from typing import Any, Literal
 
 from .cards import ALL_CARDS, Card, Kind
 from .errors import OptionError
+from .kernel import MAX_HEALTH, ROOM_SIZE, ROOM_TAKES
 
 RULESETS = ("solo", "coop")
-MAX_HEALTH = 20  # S2, C1
-ROOM_SIZE = 4  # S3
 
 _WEAPON = ("strict", "lenient")
 _DEATH = ("standard", "dungeon-only")
@@ -188,7 +187,7 @@ class Rules:
         after the first room allows at most ``ceil(n / 3)`` flees; the final room (S4) none.
         Solo: 44 + 14 = 58; co-op: 52 + 16 = 68."""
         after_first = self.deck_size - ROOM_SIZE
-        return self.deck_size - -after_first // (ROOM_SIZE - 1)
+        return self.deck_size - -after_first // ROOM_TAKES
 
     @property
     def score_range(self) -> tuple[int, int]:

@@ -26,10 +26,26 @@ from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from .actions import action_ids, action_mask
-from .cards import JOKER_VALUE, Card, Kind
-from .errors import DeckError, IllegalMoveError
+from .cards import Card, Kind
+from .errors import DeckError, IllegalMoveError, NotationError, ReplayError
+from .kernel import (
+    BARE_DAMAGE,
+    FRESH,
+    HEALED,
+    HIGHEST_VALUE,
+    MAX_HEALTH,
+    NO_REACH,
+    ROOM_DONE,
+    ROOM_SIZE,
+    WEAPON_DAMAGE,
+    WORN,
+    coop_score,
+    may_flee,
+    potion_bonus,
+    solo_score,
+)
 from .moves import CARD_MOVES, FLEE, Move, parse_move
-from .rules import MAX_HEALTH, ROOM_SIZE, Rules
+from .rules import Rules
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -44,7 +60,6 @@ class Status(enum.StrEnum):
 
 
 PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
-_NO_LIMIT = JOKER_VALUE + 1
 _WEAPON = Kind.WEAPON
 
 
@@ -118,13 +133,16 @@ class State:
         "_deck",
         "_discard",
         "_fled",
+        "_flee",
         "_health",
         "_help_used",
         "_known",
         "_last",
         "_leader",
+        "_left",
         "_legal",
         "_potion",
+        "_reaches",
         "_room",
         "_stack",
         "_status",
@@ -143,10 +161,13 @@ class State:
     _weapon: list[Card | None]
     _stack: list[tuple[Card, ...]]
     _potion: list[bool]
+    _reaches: list[int]  # each hero's weapon reach (kernel convention: below it)
     _leader: int  # 0 or 1
+    _left: int  # cards in the dungeon (len(_deck) - _top), kept by _deal
     _taken: int  # cards resolved in this room
     _help_used: bool
     _fled: bool  # this room was dealt after a flee
+    _flee: bool  # whether the room may be fled now (S4, S5)
     _known: int  # cards at the bottom of the dungeon known from a flee
     _discard: tuple[Any, ...] | None  # a linked list: (card, rest)
     _last: Card | None  # the last card resolved
@@ -182,6 +203,7 @@ class State:
         state._weapon = [None] * heroes
         state._stack = [()] * heroes
         state._potion = [False] * heroes
+        state._reaches = [NO_REACH] * heroes
         state._leader = rules.first_leader - 1  # C3
         state._taken = 0
         state._help_used = False
@@ -206,10 +228,13 @@ class State:
         new._weapon = self._weapon[:]
         new._stack = self._stack[:]
         new._potion = self._potion[:]
+        new._reaches = self._reaches[:]
         new._leader = self._leader
+        new._left = self._left
         new._taken = self._taken
         new._help_used = self._help_used
         new._fled = self._fled
+        new._flee = self._flee
         new._known = self._known
         new._discard = self._discard
         new._last = self._last
@@ -227,10 +252,11 @@ class State:
         end = top + ROOM_SIZE - len(room)
         self._room = room + deck[top:end]
         self._top = top = min(end, len(deck))
-        left = len(deck) - top
+        self._left = left = len(deck) - top
         if self._known > left:
             self._known = left
         self._taken = 0
+        self._flee = may_flee(0, self._fled, left)  # S4, S5
         self._help_used = False
         self._potion = [False] * len(self._potion)  # S10, C6: one potion per room
 
@@ -249,19 +275,20 @@ class State:
         hero = self._leader ^ move.help  # C5: the help card acts on the partner
         room = self._room
         i = room.index(card)
-        self._room = room[:i] + room[i + 1 :]
+        self._room = room = room[:i] + room[i + 1 :]
         self._taken += 1
+        self._flee = False  # S5: a card is resolved, the room is faced
         self._last = card
         if card.is_monster:  # S8
+            value = card.value
             if move.weapon:
-                damage = card.value - self._weapon[hero].value  # type: ignore[union-attr]
-                if damage < 0:
-                    damage = 0
+                weapon: Card = self._weapon[hero]  # type: ignore[assignment]
+                health = self._health[hero] - WEAPON_DAMAGE[value][weapon.value]
                 self._stack[hero] = self._stack[hero] + (card,)
+                self._reaches[hero] = WORN[self._strict][value]  # S9, C7
             else:
-                damage = card.value
+                health = self._health[hero] - BARE_DAMAGE[value]
                 self._discard = (card, self._discard)
-            health = self._health[hero] - damage
             self._health[hero] = health
             if move.help:
                 self._help_used = True
@@ -277,33 +304,28 @@ class State:
                 self._discard = discard
                 self._stack[hero] = ()
             self._weapon[hero] = card
+            self._reaches[hero] = FRESH
             if move.help:
                 self._help_used = True
         else:  # S10, C6 potion
             if not self._potion[hero]:
+                self._health[hero] = HEALED[self._health[hero]][card.value]
                 self._potion[hero] = True
-                health = self._health[hero] + card.value
-                self._health[hero] = health if health < MAX_HEALTH else MAX_HEALTH
             self._discard = (card, self._discard)
             if move.help:
                 self._help_used = True
-        if self._top == len(self._deck):  # S4: the final room is resolved to the end
-            if not self._room:
-                self._status = WON  # S12, C9
-        elif len(self._room) == 1:  # S6: three resolved, the fourth card stays
+        left = self._left
+        if ROOM_DONE[len(room)][left > 0]:  # S6: three resolved, the fourth card stays
             self._fled = False
             if self._coop:
                 self._leader ^= 1  # C3: the other hero leads the next room
             self._deal()
+        elif not left and not room:  # S4: the final room is resolved to the end
+            self._status = WON  # S12, C9
 
     def _reach(self, hero: int) -> int:
         """Monsters below this value may be fought with the hero's weapon (S9, C7)."""
-        if self._weapon[hero] is None:
-            return 0
-        stack = self._stack[hero]
-        if not stack:
-            return _NO_LIMIT
-        return stack[-1].value if self._strict else stack[-1].value + 1
+        return self._reaches[hero]
 
     def _legal_moves(self) -> list[Move]:
         if self._status is not PLAYING:
@@ -311,15 +333,7 @@ class State:
         moves: list[Move] = []
         room = self._room
         leader = self._leader
-        # S9, C7: a monster below ``reach`` may be fought with the weapon
-        if self._weapon[leader] is None:
-            reach = 0
-        else:
-            stack = self._stack[leader]
-            if not stack:
-                reach = _NO_LIMIT
-            else:
-                reach = stack[-1].value if self._strict else stack[-1].value + 1
+        reach = self._reaches[leader]  # S9, C7: a monster below it may meet the weapon
         for card in room:
             card_moves = CARD_MOVES[card.index]
             if card.is_monster:
@@ -328,8 +342,8 @@ class State:
                 moves.append(card_moves[1])
             else:
                 moves.append(card_moves[0])
-        if self._coop and not self._help_used:
-            reach = self._reach(leader ^ 1)
+        if self._coop and not self._help_used:  # C5: one card a room for the partner
+            reach = self._reaches[leader ^ 1]
             for card in room:
                 card_moves = CARD_MOVES[card.index]
                 if card.is_monster:
@@ -338,7 +352,7 @@ class State:
                     moves.append(card_moves[3])
                 else:
                     moves.append(card_moves[1])
-        if not self._taken and not self._fled and self._top != len(self._deck):
+        if self._flee:
             moves.append(FLEE)
         return moves
 
@@ -478,6 +492,23 @@ class State:
         new._step(move)
         return new
 
+    def replay(self, moves: Iterable[Move | str]) -> list[State]:
+        """This state and the state after each of ``moves`` in turn: the one way a list of
+        moves is replayed (records, stored games, analyses, the viewer). A move that is not
+        notation or not legal raises :class:`ReplayError` naming its position (from 1),
+        its token and the reason (N4)."""
+        states = [self]
+        state = self
+        for position, move in enumerate(moves, start=1):
+            try:
+                state = state.apply(move)
+            except IllegalMoveError as error:
+                raise ReplayError(position, _token(move), error.reason) from None
+            except NotationError as error:
+                raise ReplayError(position, _token(move), str(error)) from None
+            states.append(state)
+        return states
+
     def preview(self, move: Move | str) -> Preview:
         """What ``move`` would do to each hero, without revealing anything hidden."""
         if isinstance(move, str):
@@ -520,7 +551,7 @@ class State:
             self._weapon[i],
             self._stack[i],
             self._potion[i],
-            None if reach == 0 else min(reach - 1, JOKER_VALUE),
+            None if reach == NO_REACH else min(reach - 1, HIGHEST_VALUE),
         )
 
     @property
@@ -599,30 +630,37 @@ class State:
         return None if breakdown is None else breakdown.total
 
     def score_breakdown(self) -> Score | None:
+        """The score (the kernel's :func:`~.kernel.solo_score` or :func:`~.kernel.coop_score`)
+        with the parts it is made of, for interfaces to explain."""
         if self._status is PLAYING:
             return None
-        parts: list[tuple[str, int]] = []
-        if self._status is WON:
-            if self._coop:  # C10
-                parts += [("health_hero1", self._health[0]), ("health_hero2", self._health[1])]
-            else:  # S13
-                health = self._health[0]
-                parts.append(("health", health))
-                last = self._last
-                if health == MAX_HEALTH and last is not None and last.kind is Kind.POTION:
-                    parts.append(("potion_bonus", last.value))
+        won = self._status is WON
+        health = self._health
+        dungeon = sum(c.value for c in self.dungeon if c.is_monster)
+        room = sum(c.value for c in self._room if c.is_monster)
+        parts: list[tuple[str, int]]
+        if self._coop:  # C10
+            total = coop_score(won, health[0], health[1], dungeon, room)
+            if won:
+                parts = [("health_hero1", health[0]), ("health_hero2", health[1])]
+            else:
+                parts = [("monsters_in_dungeon", -dungeon), ("monsters_in_room", -room)]
+            return Score(total, tuple(parts))
+        last = self._last
+        potion = last.value if last is not None and last.kind is Kind.POTION else 0
+        dungeon_only = self.rules.death_score == "dungeon-only"
+        total = solo_score(won, health[0], potion, dungeon, room, dungeon_only)  # S13
+        if won:
+            parts = [("health", health[0])]
+            bonus = potion_bonus(health[0], potion)
+            if bonus:
+                parts.append(("potion_bonus", bonus))
+        elif dungeon_only:
+            parts = [("monsters_in_dungeon", -dungeon)]
         else:
-            dungeon = -sum(c.value for c in self.dungeon if c.is_monster)
-            room = -sum(c.value for c in self._room if c.is_monster)
-            if self._coop:  # C10
-                parts += [("monsters_in_dungeon", dungeon), ("monsters_in_room", room)]
-            elif self.rules.death_score == "dungeon-only":  # S13 option
-                parts.append(("monsters_in_dungeon", dungeon))
-            else:  # S13 standard
-                dead = self._health[0]
-                parts += [("health", dead), ("monsters_in_dungeon", dungeon)]
-                parts.append(("monsters_in_room", room))
-        return Score(sum(points for _, points in parts), tuple(parts))
+            parts = [("health", health[0]), ("monsters_in_dungeon", -dungeon)]
+            parts.append(("monsters_in_room", -room))
+        return Score(total, tuple(parts))
 
     # ------------------------------------------------------------------ comparing
 
@@ -680,6 +718,36 @@ class State:
             "dungeon": self.dungeon_count,
             "room": [card.code for card in self._room],
         }
+
+
+class Playout:
+    """A private copy of a position that moves in place, for programs that play a great
+    many moves (searches, simulations, ``scoundrel bench``). ``legal()`` lists the legal
+    moves (in :attr:`State.legal_moves` order) and ``step(move)`` applies one of them
+    without checking it: a move that is not in ``legal()`` breaks the position.
+    ``position`` is the state as it stands (do not keep it: it keeps moving)."""
+
+    __slots__ = ("legal", "position", "step")
+
+    def __init__(self, position: State) -> None:
+        self._own(position._copy())
+
+    @classmethod
+    def deal(cls, rules: Rules, deck: Sequence[Card]) -> Playout:
+        """A playout from the start of a game, for a deck known to hold exactly the rules'
+        cards (one made by :func:`~scoundrel.core.random_deal` or ``daily_deal``)."""
+        playout = object.__new__(cls)
+        playout._own(State._start(rules, tuple(deck)))
+        return playout
+
+    def _own(self, position: State) -> None:
+        self.position = position
+        self.legal = position._legal_moves
+        self.step = position._step
+
+
+def _token(move: Move | str) -> str:
+    return move.token if isinstance(move, Move) else str(move)
 
 
 def check_deck(rules: Rules, deck: Sequence[Card]) -> None:

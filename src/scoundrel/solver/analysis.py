@@ -80,9 +80,7 @@ def analyse(
     """Analyse the game that went ``moves`` from ``start``. ``progress`` gets a stage
     (``best``, ``slip``) and the node count; ``cancel`` as in :func:`~.search.solve`."""
     started = time.perf_counter()
-    states = [start]
-    for move in moves:
-        states.append(states[-1].apply(move))
+    states = start.replay(moves)
     nodes = 0
 
     def tell(stage: str) -> Callable[[int], None]:

@@ -25,6 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.deal import random_deal
+from ..core.kernel import (
+    POTION_BASE,
+    ROOM_SIZE,
+    WEAPON_BASE,
+    coop_score,
+    solo_score,
+    to_resolve,
+)
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -129,9 +137,9 @@ class _View:
         self.bottom = tuple(code(c) for c in observation.known_bottom)
         self.final = observation.final_room
         pool = self.unseen + self.bottom
-        self.pool_monsters = sorted((c for c in pool if c < 16), reverse=True)
-        self.pool_weapons = sum(1 for c in pool if 16 <= c < 32)
-        self.pool_potions = [c - 32 for c in pool if c >= 32]
+        self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
+        self.pool_weapons = sum(1 for c in pool if WEAPON_BASE <= c < POTION_BASE)
+        self.pool_potions = [c - POTION_BASE for c in pool if c >= POTION_BASE]
 
     # ------------------------------------------------------------------ scoring
 
@@ -141,7 +149,7 @@ class _View:
             return 0.0
         monsters = self.pool_monsters
         reachable = [m for m in monsters if m < reach]
-        if 0 < carry < 16 and carry < reach:
+        if 0 < carry < WEAPON_BASE and carry < reach:
             reachable.append(carry)
         if not reachable:
             return 0.0
@@ -157,12 +165,12 @@ class _View:
         w = self.w
         total = 0.0
         for card in cards:
-            if card < 16:
+            if card < WEAPON_BASE:
                 total -= w.monster * card
-            elif card < 32:
-                total += w.spare_weapon * (card - 16)
+            elif card < POTION_BASE:
+                total += w.spare_weapon * (card - WEAPON_BASE)
             else:
-                total += w.potion * (card - 32)
+                total += w.potion * (card - POTION_BASE)
         return total
 
     def value(self, heroes: Heroes, carry: int) -> float:
@@ -185,15 +193,16 @@ class _View:
         final: bool,
     ) -> tuple[float, Line, Heroes, int] | None:
         """The best way to face ``room``: (value, line, heroes after, card kept)."""
-        n = len(room) if final else 3 - taken
+        n = to_resolve(len(room), taken, final)
         expansion = Expansion(self.strict, self.coop, False)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
         best: tuple[float, Line, Heroes, int] | None = None
         for (rest, after), line in expansion.outcomes.items():
-            if final:
-                score = sum(after[0::3]) + (
-                    expansion.last[(rest, after)] if not self.coop and after[0] == 20 else 0
-                )
+            if final:  # the game is won: its score (S13, C10)
+                if self.coop:
+                    score = coop_score(True, after[0], after[3], 0, 0)
+                else:
+                    score = solo_score(True, after[0], expansion.last[(rest, after)], 0, 0, False)
                 value = float(score)
             else:
                 value = self.value(after, rest[0] if rest else 0)
@@ -204,7 +213,7 @@ class _View:
     def last_stand(self) -> Line:
         """A fatal line that slays as much as it can before the end."""
         expansion = Expansion(self.strict, self.coop, True)
-        n = len(self.room) if self.final else 3 - self.taken
+        n = to_resolve(len(self.room), self.taken, self.final)
         expansion.run(self.room, n, self.heroes, self.leader, self.potions, self.help_used)
         _, line = max(((len(line), sum(after[0::3])), line) for after, _, line in expansion.deaths)
         return line
@@ -212,13 +221,13 @@ class _View:
     def flee_value(self, samples: int) -> float:
         """The average value of facing a room dealt from the unseen cards after a flee."""
         hidden = list(self.unseen)
-        if len(hidden) < 4:
+        if len(hidden) < ROOM_SIZE:
             # the next room would hold the fled cards themselves, in a known order
             hidden_room = tuple(hidden) + (self.bottom + self.room)[: 4 - len(hidden)]
             rooms = [hidden_room]
         else:
             rng = random.Random(repr((self.room, self.heroes, self.unseen, self.bottom)))
-            rooms = [tuple(rng.sample(hidden, 4)) for _ in range(samples)]
+            rooms = [tuple(rng.sample(hidden, ROOM_SIZE)) for _ in range(samples)]
         total = 0.0
         fresh = (False,) * len(self.potions)
         # the fled room is still to come; the sampled room is no longer

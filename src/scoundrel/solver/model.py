@@ -23,11 +23,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.cards import Card, Kind
-from ..core.moves import CARD_MOVES, FLEE, Move
-from ..core.rules import MAX_HEALTH
+from ..core.kernel import (
+    BARE_DAMAGE,
+    FRESH,
+    HEALED,
+    POTION_BASE,
+    WEAPON_BASE,
+    WEAPON_DAMAGE,
+    WORN,
+)
+from ..core.moves import FLEE, Move, move_for
 from ..core.state import Hero, State
 
-FRESH = 16
 WITH_WEAPON = 64
 HELP = 128
 FLEE_MOVE = 256
@@ -38,12 +45,12 @@ Line = tuple[int, ...]
 
 
 def code(card: Card) -> int:
-    """The search code of a card."""
+    """The search code of a card (see :mod:`scoundrel.core.kernel`)."""
     if card.kind is Kind.MONSTER:
         return card.value
     if card.kind is Kind.WEAPON:
-        return 16 + card.value
-    return 32 + card.value
+        return WEAPON_BASE + card.value
+    return POTION_BASE + card.value
 
 
 def hero_codes(heroes: Sequence[Hero]) -> Heroes:
@@ -98,10 +105,10 @@ class Position:
 def _fight(heroes: Heroes, at: int, card: int, weapon: bool, strict: bool) -> Heroes:
     h, w, r = heroes[at], heroes[at + 1], heroes[at + 2]
     if weapon:
-        h -= card - w if card > w else 0
-        r = card if strict else card + 1
+        h -= WEAPON_DAMAGE[card][w]
+        r = WORN[strict][card]
     else:
-        h -= card
+        h -= BARE_DAMAGE[card]
     return (*heroes[:at], h, w, r, *heroes[at + 3 :])
 
 
@@ -159,27 +166,26 @@ class Expansion:
                 continue
             seen |= bit
             rest = room[:i] + room[i + 1 :]
-            if card < 16:  # S8
+            if card < WEAPON_BASE:  # S8
                 if card < r:  # S9: the weapon still reaches it
-                    after = h - (card - w if card > w else 0)
-                    moved = (after, w, card if self.strict else card + 1)
+                    after = h - WEAPON_DAMAGE[card][w]
+                    moved = (after, w, WORN[self.strict][card])
                     if after > 0:
                         self._solo(rest, n - 1, moved, pot, (*line, card | WITH_WEAPON), 0)
                     elif self.want_deaths:
                         self.deaths.append(((after, w, r), rest, (*line, card | WITH_WEAPON)))
-                after = h - card
+                after = h - BARE_DAMAGE[card]
                 if after > 0:
                     self._solo(rest, n - 1, (after, w, r), pot, (*line, card), 0)
                 elif self.want_deaths:
                     self.deaths.append(((after, w, r), rest, (*line, card)))
-            elif card < 32:  # S7
-                self._solo(rest, n - 1, (h, card - 16, FRESH), pot, (*line, card), 0)
+            elif card < POTION_BASE:  # S7
+                self._solo(rest, n - 1, (h, card - WEAPON_BASE, FRESH), pot, (*line, card), 0)
             elif pot:  # S10: a second potion in the room does nothing
-                self._solo(rest, n - 1, heroes, pot, (*line, card), card - 32)
+                self._solo(rest, n - 1, heroes, pot, (*line, card), card - POTION_BASE)
             else:
-                healed = h + card - 32
-                healed = healed if healed < MAX_HEALTH else MAX_HEALTH
-                self._solo(rest, n - 1, (healed, w, r), True, (*line, card), card - 32)
+                healed = HEALED[h][card - POTION_BASE]
+                self._solo(rest, n - 1, (healed, w, r), True, (*line, card), card - POTION_BASE)
 
     def _coop(
         self,
@@ -206,7 +212,7 @@ class Expansion:
             targets = ((lead, 0),) if help_used else ((lead, 0), (3 - lead, HELP))
             for at, give in targets:  # C4 the leader, C5 the partner (once)
                 gave = help_used or bool(give)
-                if card < 16:
+                if card < WEAPON_BASE:
                     options = [False]
                     if card < heroes[at + 2]:
                         options.append(True)
@@ -217,15 +223,15 @@ class Expansion:
                             self._coop(rest, n - 1, after, lead, potions, gave, (*line, move), 0)
                         elif self.want_deaths:
                             self.deaths.append((after, rest, (*line, move)))
-                elif card < 32:
-                    after = (*heroes[:at], heroes[at], card - 16, FRESH, *heroes[at + 3 :])
+                elif card < POTION_BASE:
+                    after = (*heroes[:at], heroes[at], card - WEAPON_BASE, FRESH, *heroes[at + 3 :])
                     self._coop(rest, n - 1, after, lead, potions, gave, (*line, card | give), 0)
                 else:
                     who = at // 3
                     if potions[who]:  # C6: one potion per hero per room
                         after, drunk = heroes, potions
                     else:
-                        healed = min(MAX_HEALTH, heroes[at] + card - 32)
+                        healed = HEALED[heroes[at]][card - POTION_BASE]
                         after = (*heroes[:at], healed, *heroes[at + 1 :])
                         drunk = (*potions[:who], True, *potions[who + 1 :])
                     self._coop(rest, n - 1, after, lead, drunk, gave, (*line, card | give), 0)
@@ -242,11 +248,7 @@ def dominates(a: Heroes, b: Heroes) -> bool:
 
 def card_move(card: Card, item: int) -> Move:
     """The core move for search move ``item`` played on ``card``."""
-    options = CARD_MOVES[card.index]
-    helps = bool(item & HELP)
-    if card.is_monster:
-        return options[(2 if helps else 0) + (0 if item & WITH_WEAPON else 1)]
-    return options[1 if helps else 0]
+    return move_for(card, bool(item & WITH_WEAPON), bool(item & HELP))
 
 
 def room_moves(room: tuple[Card, ...], line: Line) -> list[Move]:

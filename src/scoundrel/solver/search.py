@@ -30,6 +30,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import Card, Kind
+from ..core.kernel import (
+    MAX_HEALTH,
+    POTION_BASE,
+    ROOM_TAKES,
+    WEAPON_BASE,
+    coop_score,
+    solo_score,
+    to_resolve,
+)
 from ..core.moves import Move, format_moves
 from ..core.state import State
 from .model import FLEE_MOVE, Expansion, Heroes, Line, Position, dominates, replay_line
@@ -117,18 +126,18 @@ class _Search:
             monster_list: list[int] = []
             potions: list[int] = []
             for card in cards:
-                if card < 16:
+                if card < WEAPON_BASE:
                     monster_list.append(card)
-                elif card < 32:
-                    weapon_list.append(card - 16)
+                elif card < POTION_BASE:
+                    weapon_list.append(card - WEAPON_BASE)
                 else:
-                    potions.append(card - 32)
+                    potions.append(card - POTION_BASE)
             monster_list.sort(reverse=True)
             weapon_list.sort(reverse=True)
             potions.sort(reverse=True)
             # S10, C6: one potion heals per hero per room, and every room faced from here
             # resolves three cards (the last one what is left)
-            rooms = (len(cards) + 1) // 3
+            rooms = (len(cards) + 1) // ROOM_TAKES
             heal = sum(potions[: rooms * self.heroes])
             bonus = potions[0] if potions else 0
             info = (heal, bonus, tuple(monster_list), tuple(weapon_list), {})
@@ -142,10 +151,11 @@ class _Search:
             damage = damages[held] = self._damage(monsters, weapons, held)
         spare = sum(heroes[0::3]) + heal - damage
         if self.coop:
-            return min(spare, 40) if spare >= 2 else min(0, spare + self.dead_slack)
+            top = 2 * MAX_HEALTH
+            return min(spare, top) if spare >= 2 else min(0, spare + self.dead_slack)
         if spare < 1:
             return min(0, spare + self.dead_slack)
-        return spare if spare < 20 else 20 + bonus
+        return spare if spare < MAX_HEALTH else MAX_HEALTH + bonus
 
     def _damage(
         self, monsters: tuple[int, ...], weapons: tuple[int, ...], held: tuple[int, ...]
@@ -175,18 +185,16 @@ class _Search:
 
     def _won(self, heroes: Heroes, last_potion: int) -> int:
         if self.coop:
-            return heroes[0] + heroes[3]
-        health = heroes[0]
-        return health + last_potion if health == 20 else health  # S13 potion bonus
+            return coop_score(True, heroes[0], heroes[3], 0, 0)  # C10
+        return solo_score(True, heroes[0], last_potion, 0, 0, False)  # S13
 
     def _dead(self, heroes: Heroes, rest: tuple[int, ...], dungeon: tuple[int, ...]) -> int:
-        in_dungeon = sum(c for c in dungeon if c < 16)
-        in_room = sum(c for c in rest if c < 16)
+        in_dungeon = sum(c for c in dungeon if c < WEAPON_BASE)
+        in_room = sum(c for c in rest if c < WEAPON_BASE)
         if self.coop:
-            return -in_dungeon - in_room
-        if self.p.death_score == "dungeon-only":
-            return -in_dungeon
-        return min(heroes[0], 0) - in_dungeon - in_room
+            return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)  # C10
+        dungeon_only = self.p.death_score == "dungeon-only"
+        return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only)  # S13
 
     def _found(self, score: int, line: Line) -> None:
         self.best = score
@@ -276,7 +284,7 @@ class _Search:
         help_used: bool,
     ) -> None:
         final = not dungeon  # S4
-        n = len(room) if final else 3 - taken
+        n = to_resolve(len(room), taken, final)
         known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
         faced = self.rooms.get(known)
         if faced is None:
@@ -296,8 +304,8 @@ class _Search:
             return
         following = leader ^ 1 if self.coop else leader  # C3
         path = self.path
-        deal = dungeon[:3]
-        left = dungeon[3:]
+        deal = dungeon[:ROOM_TAKES]  # S3: the card left and three new ones
+        left = dungeon[ROOM_TAKES:]
         left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
         for carry, after, line in kept:
             path.append(line)
@@ -389,13 +397,20 @@ def solve(
         return score
 
     coop = state.rules.coop_game
-    win = 2 if coop else 1  # the lowest winning score (S13, C10)
+    # the lowest winning score: every hero alive with 1 health (S13, C10)
+    win = coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False)
     score: int | None = None
     ceiling = None
     if best and not state.is_over:
         # The top scores first: "at least 30" can only be reached at full health with a
         # potion saved for last, so such searches prune nearly everything and are quick.
-        top = 40 if coop else 20 + max((c.value for c in _potions(state)), default=0)
+        top = (
+            coop_score(True, MAX_HEALTH, MAX_HEALTH, 0, 0)
+            if coop
+            else solo_score(
+                True, MAX_HEALTH, max((c.value for c in _potions(state)), default=0), 0, 0, False
+            )
+        )
         for target in range(top, top - _LADDER, -1):
             score = search(target, True)
             if score is not None:

@@ -400,9 +400,7 @@ class GameStore:
             if state is not None:
                 self._states.move_to_end(key)
                 return state
-        state = State.new(stored.rules, parse_cards(stored.deck))
-        for token in stored.moves:
-            state = state.apply(token)
+        state = State.new(stored.rules, parse_cards(stored.deck)).replay(stored.moves)[-1]
         self._remember(stored.id, stored.moves, state)
         return state
 

@@ -95,13 +95,10 @@ def examples_view() -> dict[str, Any]:
     """Every example: its start position and the position after each step."""
     result: dict[str, Any] = {}
     for example in EXAMPLES:
-        state = State.new(example.rules, _stacked(example.rules, example.top))
-        for move in example.setup:
-            state = state.apply(move)
-        positions = [position_view(state)]
-        for move in example.steps:
-            state = state.apply(move)
-            positions.append(position_view(state))
+        start = State.new(example.rules, _stacked(example.rules, example.top))
+        played = start.replay(example.setup)[-1].replay(example.steps)
+        positions = [position_view(state) for state in played]
+        state = played[-1]
         refusal = None
         if example.refused is not None:
             explained = state.explain(example.refused)

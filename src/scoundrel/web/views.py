@@ -12,7 +12,7 @@ from typing import Any
 
 from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State
 from scoundrel.core.cards import JOKER_VALUE
-from scoundrel.core.moves import CARD_MOVES
+from scoundrel.core.moves import move_for
 from scoundrel.solver import hint
 from scoundrel.store import StoredGame
 
@@ -79,14 +79,16 @@ def position_view(state: State) -> dict[str, Any]:
         )
     blocked: dict[str, Any] = {}
     if not state.is_over:
+        # what a player may try and be refused: flee, a weapon fight, the help card
         candidates = [FLEE]
+        coop = state.rules.coop_game
         for card in state.room:
             if card.is_monster:
-                candidates.append(CARD_MOVES[card.index][0])
-                if state.rules.coop_game:
-                    candidates.append(CARD_MOVES[card.index][2])
-            elif state.rules.coop_game:
-                candidates.append(CARD_MOVES[card.index][1])
+                candidates.append(move_for(card, weapon=True))
+                if coop:
+                    candidates.append(move_for(card, weapon=True, help=True))
+            elif coop:
+                candidates.append(move_for(card, help=True))
         for move in candidates:
             refusal = _refusal(state, move)
             if refusal is not None:
@@ -126,11 +128,7 @@ def about_game(stored: StoredGame) -> dict[str, Any]:
 def replay_view(stored: StoredGame) -> dict[str, Any]:
     """A finished game with every position, for the viewer."""
     record = stored.record
-    state = record.start()
-    steps = [position_view(state)]
-    for move in record.moves:
-        state = state.apply(move)
-        steps.append(position_view(state))
+    steps = [position_view(state) for state in record.start().replay(record.moves)]
     return {**about_game(stored), "record": record.to_dict(), "steps": steps}
 
 
