@@ -26,7 +26,7 @@ def contracts() -> dict[str, dict[str, Any]]:
 
 def test_the_contracts_are_the_layers() -> None:
     found = contracts()
-    assert set(found) == {"core", "solver", "store", "interfaces"}
+    assert set(found) == {"core", "solver", "rl", "store", "interfaces"}
     # the core may import nothing else of scoundrel: every other module of the package,
     # including one added later, has to be on its forbidden list
     siblings = {
@@ -38,6 +38,13 @@ def test_the_contracts_are_the_layers() -> None:
     assert found["core"]["source_modules"] == ["scoundrel.core"]
     assert set(found["core"]["forbidden_modules"]) == siblings
     assert set(found["solver"]["forbidden_modules"]) == {
+        "scoundrel.web",
+        "scoundrel.store",
+        "scoundrel.cli",
+    }
+    # the learning environments build on the core and the solver only, like a bot
+    assert found["rl"]["source_modules"] == ["scoundrel.rl"]
+    assert set(found["rl"]["forbidden_modules"]) == {
         "scoundrel.web",
         "scoundrel.store",
         "scoundrel.cli",
