@@ -168,7 +168,7 @@ def test_c5_weapon_equipped_by_partner_discarding_old_weapon_and_stack() -> None
     hero1, hero2 = state.heroes
     assert hero1.weapon == Card("8D")
     assert hero1.stack == ()
-    assert hero1.reach == 15
+    assert hero1.reach == 16
     assert hero2.weapon == Card("9D")
     assert codes(state.discard) == ["3D", "2S", "5D"]
 
@@ -205,7 +205,7 @@ def test_c5_monster_fought_by_partner_bare_handed() -> None:
     assert healths(state) == (7, 20)
     assert state.hero(1).weapon == Card("3D")
     assert state.hero(1).stack == ()
-    assert state.hero(1).reach == 15
+    assert state.hero(1).reach == 16
     assert codes(state.discard)[-1] == "KS"
 
 
@@ -228,12 +228,12 @@ def test_c5_partners_weapon_wear_applies_to_help() -> None:
     state = play(new(STRICT, "2D 9D 3D KC 5C 5S 4S"), ">9D 2D 3D")
     # hero 2 leads; hero 2 gives 5C to hero 1, who has 3D
     state = play(state, ">5C/w")
-    assert state.hero(1).reach == 4
+    assert state.hero(1).reach == 5
     state = play(state, "5S/w 4S/w")  # hero 2's 9D
     assert healths(state) == (18, 20)
     assert state.leader == 1
     # hero 1 leads; hero 2's 9D last slew 4S: strict, only below 4
-    assert state.hero(2).reach == 3
+    assert state.hero(2).reach == 4
     assert ">KC/w" not in help_moves(state)
     assert ">KC/b" in help_moves(state)
     with pytest.raises(IllegalMoveError) as error:
@@ -285,7 +285,7 @@ def test_c7_lenient_default_equal_allowed() -> None:
     """C7: co-op default is lenient: at most as strong as the last kill."""
     assert COOP.weapon == "lenient"
     state = play(new(COOP, "5D 6S 6C 7C"), "5D 6S/w")
-    assert state.hero(1).reach == 6
+    assert state.hero(1).reach == 7
     tokens = {m.token for m in state.legal_moves}
     assert "6C/w" in tokens
     assert "7C/w" not in tokens
@@ -301,7 +301,7 @@ def test_c7_lenient_default_equal_allowed() -> None:
 def test_c7_strict_variant() -> None:
     """C7 weapon=strict: strictly weaker."""
     state = play(new(STRICT, "5D 6S 6C 5C"), "5D 6S/w")
-    assert state.hero(1).reach == 5
+    assert state.hero(1).reach == 6
     assert "6C/w" not in {m.token for m in state.legal_moves}
     assert "5C/w" in {m.token for m in state.legal_moves}
     with pytest.raises(IllegalMoveError) as error:

@@ -258,12 +258,12 @@ def test_s7_equipping_discards_the_old_weapon_and_its_stack() -> None:
 def test_s7_a_fresh_weapon_works_on_any_monster() -> None:
     """S7: a new weapon can be used on any monster, even after a worn stronger one."""
     state = play(new(SOLO, "10D 3S 5C 4C 2D"), "10D 3S/w")
-    assert state.hero(1).reach == 2
+    assert state.hero(1).reach == 3
     assert Move("4C/w") not in state.legal_moves
     state = play(state, "5C/b")  # 20 - 5 = 15; room 2 is 4C 2D 2C 3C
     assert codes(state.room) == ["4C", "2D", "2C", "3C"]
     state = play(state, "2D")  # 2D replaces 10D, which could not hit 4C any more
-    assert state.hero(1).reach == 15
+    assert state.hero(1).reach == 16
     assert Move("4C/w") in state.legal_moves
     state = play(state, "4C/w")
     assert health(state) == 15 - (4 - 2)
@@ -295,14 +295,14 @@ def test_s8_bare_hands_allowed_with_a_usable_weapon_and_leave_it_untouched() -> 
     assert hero.health == 14 - 3
     assert hero.weapon == before.weapon == Card("5D")
     assert hero.stack == before.stack == (Card("JS"),)
-    assert hero.reach == before.reach == 10
+    assert hero.reach == before.reach == 11
     assert codes(state.discard) == ["3S"]
 
 
 def test_s8_bare_hands_with_a_fresh_weapon_keep_it_fresh() -> None:
     state = play(new(SOLO, "5D 6S KS 2C"), "5D 6S/b")
     assert health(state) == 14
-    assert state.hero(1).reach == 15
+    assert state.hero(1).reach == 16
     assert state.hero(1).stack == ()
 
 
@@ -338,7 +338,7 @@ def test_s9_strict_default_after_a_6_no_other_6() -> None:
     assert SOLO.weapon == "strict"
     state = play(new(SOLO, "5D 6S 6C 5C"), "5D 6S/w")
     assert health(state) == 19
-    assert state.hero(1).reach == 5
+    assert state.hero(1).reach == 6
     assert Move("6C/w") not in state.legal_moves
     assert moves("6C/b 5C/w 5C/b") <= set(state.legal_moves)
     with pytest.raises(IllegalMoveError) as error:
@@ -349,7 +349,7 @@ def test_s9_strict_default_after_a_6_no_other_6() -> None:
 def test_s9_lenient_after_a_6_another_6() -> None:
     """S9 weapon=lenient: weaker or equal."""
     state = play(new(LENIENT, "5D 6S 6C 7C"), "5D 6S/w")
-    assert state.hero(1).reach == 6
+    assert state.hero(1).reach == 7
     assert Move("6C/w") in state.legal_moves
     assert "7C/w" not in {m.token for m in state.legal_moves}
     state = play(state, "6C/w")
@@ -359,7 +359,7 @@ def test_s9_lenient_after_a_6_another_6() -> None:
 
 def test_s9_strictly_weaker_after_a_queen() -> None:
     """S9: after a Q, 11 and below (strict) or 12 and below (lenient)."""
-    for rules, reach in ((SOLO, 11), (LENIENT, 12)):
+    for rules, reach in ((SOLO, 12), (LENIENT, 13)):
         state = play(new(rules, "5D QS JS QC KC"), "5D QS/w")
         assert state.hero(1).reach == reach
         tokens = {m.token for m in state.legal_moves}
@@ -376,7 +376,7 @@ def test_s9_unusable_weapon_stays_equipped() -> None:
     assert hero.health == 20 - 1 - 12
     assert hero.weapon == Card("5D")
     assert hero.stack == (Card("6S"),)
-    assert hero.reach == 5
+    assert hero.reach == 6
     state = play(state, "4C/w")
     assert health(state) == 7
     assert codes(state.hero(1).stack) == ["6S", "4C"]
@@ -385,7 +385,7 @@ def test_s9_unusable_weapon_stays_equipped() -> None:
 def test_s9_wear_follows_the_last_kill_not_the_first() -> None:
     state = play(new(SOLO, "10D KS 3S QS 2S 2C 4C"), "10D KS/w 3S/w")
     assert state.hero(1).last_kill == 3
-    assert state.hero(1).reach == 2
+    assert state.hero(1).reach == 3
     assert "QS/w" not in {m.token for m in state.legal_moves}
 
 

@@ -102,10 +102,10 @@ def test_seed_001_good_order() -> None:
     state = play(new(SOLO, ROOM_12), "2S/b 3S/b 3C/b")
     state = play(state, "8D JS/w")
     assert hero(state) == (9, "8D", 11)
-    assert state.hero(1).reach == 10  # "only against monsters weaker than 11"
+    assert state.hero(1).reach == 11  # "only against monsters weaker than 11"
     state = play(state, "6C/w")
     assert hero(state) == (9, "8D", 6)
-    assert state.hero(1).reach == 5
+    assert state.hero(1).reach == 6
     assert codes(state.room)[0] == "4H"
     state = play(state, "4H")  # "the potion still waits for you"
     assert hero(state)[0] == 13
@@ -137,11 +137,11 @@ def test_seed_001_weapon_stats() -> None:
     assert hero(play(new(SOLO, "KS 9D"), "KS/b"))[0] == 7
     assert hero(play(new(SOLO, "9D KS"), "9D KS/w"))[0] == 16
     after_queen = play(new(SOLO, "9D QC JS KS"), "9D QC/w")
-    assert after_queen.hero(1).reach == 11
+    assert after_queen.hero(1).reach == 12
     assert "JS/w" in weapon_moves(after_queen)
     assert "KS/w" not in weapon_moves(after_queen)
     after_five = play(new(SOLO, "9D 5S 4S 5C"), "9D 5S/w")
-    assert after_five.hero(1).reach == 4
+    assert after_five.hero(1).reach == 5
     assert weapon_moves(after_five) == {"4S/w"}
 
 
@@ -272,7 +272,7 @@ def test_seed_002_anna_and_ben_position() -> None:
     assert hero(state, 2) == (17, None, None)
     assert codes(state.room) == ["10D", "KH", "6H", "4S"]
     # Anna's 8D still reaches monsters up to 12 (lenient): not the K♥, which would kill her
-    assert state.hero(1).reach == 12
+    assert state.hero(1).reach == 13
     assert "KH/w" not in weapon_moves(state)
     assert state.preview("KH/b").status is Status.LOST
 
@@ -288,7 +288,7 @@ def test_seed_002_anna_and_ben() -> None:
     assert hero(state, 1) == (15, "8D", 12)
     state = play(state, "4S/b")
     assert hero(state, 1) == (11, "8D", 12)
-    assert state.hero(1).reach == 12
+    assert state.hero(1).reach == 13
     assert state.leader == 2
     assert codes(state.room)[0] == "KH"
     assert Move("KH/w") in state.legal_moves

@@ -69,7 +69,7 @@ def weapon_text(hero: Hero, ascii_only: bool = False) -> str:
     if hero.stack:
         text += f" with {cards_text(hero.stack, ascii_only)} on it"
         assert hero.reach is not None
-        text += f", usable on monsters up to {hero.reach}"
+        text += f", usable on monsters up to {hero.reach - 1}"  # reach: below it (S9)
     else:
         text += ", fresh: usable on any monster"
     return text

@@ -32,7 +32,6 @@ from .kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
-    HIGHEST_VALUE,
     MAX_HEALTH,
     NO_REACH,
     ROOM_DONE,
@@ -42,6 +41,7 @@ from .kernel import (
     coop_score,
     may_flee,
     potion_bonus,
+    reaches,
     solo_score,
 )
 from .moves import CARD_MOVES, FLEE, Move, parse_move
@@ -74,8 +74,9 @@ class Hero:
     potion_used: bool
     """Whether a potion already healed (or failed to heal at 20) in this room (S10, C6)."""
     reach: int | None
-    """The strongest monster value the weapon can still be used on (S9, C7); ``None``
-    without a weapon. A fresh weapon reaches every monster (15)."""
+    """The weapon may be used on monsters whose value is below this (S9, C7), the
+    kernel's convention (:func:`~scoundrel.core.kernel.worn`); ``None`` without a weapon.
+    A fresh weapon reaches every monster: 16 (:data:`~scoundrel.core.kernel.FRESH`)."""
 
     @property
     def last_kill(self) -> int | None:
@@ -84,7 +85,7 @@ class Hero:
 
     def can_use_weapon_on(self, card: Card) -> bool:
         """Whether ``/w`` is allowed against this monster (S9, C7)."""
-        return self.reach is not None and card.is_monster and card.value <= self.reach
+        return self.reach is not None and card.is_monster and reaches(self.reach, card.value)
 
 
 @dataclass(frozen=True)
@@ -551,7 +552,7 @@ class State:
             self._weapon[i],
             self._stack[i],
             self._potion[i],
-            None if reach == NO_REACH else min(reach - 1, HIGHEST_VALUE),
+            None if reach == NO_REACH else reach,
         )
 
     @property

@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 from scoundrel.core import MAX_HEALTH, Card, Kind, Rules, State, Status
 from scoundrel.core.actions import NUM_ACTIONS
-from scoundrel.core.kernel import ROOM_SIZE
+from scoundrel.core.kernel import FRESH, ROOM_SIZE
 from scoundrel.core.observation import FLAGS, HERO_FEATURES, TENSOR_LAYOUT, TENSOR_SIZE
 
 Reward = Literal["score", "win"]
@@ -53,8 +53,8 @@ def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
     * ``known_bottom``: a place from the bottom, at most the dungeon's count, and the
       dungeon never holds more than the deck less a room (50 in co-op ``harder``);
     * ``heroes``: health from 1 − 15 = −14 (a hero at 1 health hit by a joker bare-handed;
-      −13 in solo, by an ace) to 20; weapon 0-10; reach and last kill 0-15; the stack at most
-      every monster of the deck (36); potion used 0-1;
+      −13 in solo, by an ace) to 20; weapon 0-10; reach 0-16 (a fresh weapon: 16); last
+      kill 0-15; the stack at most every monster of the deck (36); potion used 0-1;
     * ``flags``: ``viewer`` 1-2, ``dungeon_count`` 0-50, ``resolved_in_room`` 0-4,
       ``status`` 0-2, the others 0-1.
     """
@@ -77,7 +77,7 @@ def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
     hero_high = {
         "health": MAX_HEALTH,
         "weapon": max(card.value for card in cards if card.kind is Kind.WEAPON),
-        "reach": strongest,
+        "reach": FRESH,  # below it (S9, C7): a fresh weapon reaches every monster
         "last_kill": strongest,
         "stack": max(sum(card.is_monster for card in rules.cards) for rules in _WIDEST),
         "potion_used": 1,

@@ -27,6 +27,7 @@ from ..core.kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
+    NO_REACH,
     POTION_BASE,
     WEAPON_BASE,
     WEAPON_DAMAGE,
@@ -58,7 +59,7 @@ def hero_codes(heroes: Sequence[Hero]) -> Heroes:
     codes: list[int] = []
     for hero in heroes:
         weapon = hero.weapon.value if hero.weapon is not None else 0
-        reach = 0 if hero.reach is None else hero.reach + 1  # a fresh weapon: 16 (FRESH)
+        reach = NO_REACH if hero.reach is None else hero.reach
         codes += [hero.health, weapon, reach]
     return tuple(codes)
 

@@ -21,7 +21,7 @@ export function positionElement(position, { weapon = "strict", showDungeon = tru
       pile.append(cardElement(hero.weapon, { size: "small" }));
       hero.stack.forEach((code, j) => { const c = cardElement(code, { size: "tiny" }); c.classList.add("slain"); c.style.setProperty("--i", j); pile.append(c); });
       h.append(pile);
-      const marker = !hero.stack.length ? t("weapon.fresh") : weapon === "strict" ? t("weapon.below", { n: hero.reach + 1 }) : t("weapon.up_to", { n: hero.reach });
+      const marker = !hero.stack.length ? t("weapon.fresh") : weapon === "strict" ? t("weapon.below", { n: hero.reach }) : t("weapon.up_to", { n: hero.reach - 1 });
       h.append(el("span", marker, "marker"));
     } else h.append(el("span", t("weapon.none"), "marker"));
     heroes.append(h);

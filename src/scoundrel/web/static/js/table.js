@@ -307,8 +307,8 @@ function heroPanel(hero, n, before) {
     weapon.append(pile);
     let marker;
     if (!hero.stack.length) marker = t("weapon.fresh");
-    else if (game.options.weapon === "strict") marker = t("weapon.below", { n: hero.reach + 1 });
-    else marker = t("weapon.up_to", { n: hero.reach });
+    else if (game.options.weapon === "strict") marker = t("weapon.below", { n: hero.reach });
+    else marker = t("weapon.up_to", { n: hero.reach - 1 }); // reach: below it (S9, C7)
     weapon.append(el("p", { class: "marker", text: marker }));
   } else {
     weapon.append(el("p", { class: "marker none", text: t("weapon.none") }));
