@@ -26,7 +26,7 @@ def contracts() -> dict[str, dict[str, Any]]:
 
 def test_the_contracts_are_the_layers() -> None:
     found = contracts()
-    assert set(found) == {"core", "solver", "rl", "store", "interfaces"}
+    assert set(found) == {"core", "solver", "rl", "batch", "store", "interfaces"}
     # the core may import nothing else of scoundrel: every other module of the package,
     # including one added later, has to be on its forbidden list
     siblings = {
@@ -48,6 +48,14 @@ def test_the_contracts_are_the_layers() -> None:
         "scoundrel.web",
         "scoundrel.store",
         "scoundrel.cli",
+    }
+    # the batched simulator (the fast extra) builds on the core and the benchmark only
+    assert found["batch"]["source_modules"] == ["scoundrel.batch"]
+    assert set(found["batch"]["forbidden_modules"]) == {
+        "scoundrel.web",
+        "scoundrel.store",
+        "scoundrel.cli",
+        "scoundrel.rl",
     }
     assert set(found["store"]["forbidden_modules"]) == {"scoundrel.web", "scoundrel.cli"}
     interfaces = found["interfaces"]

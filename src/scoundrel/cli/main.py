@@ -152,14 +152,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    result = play_random(rules, args.games, args.seed)
+    batch = args.batch
+    if batch < 0:
+        raise UsageError(f"--batch must be 0 (one game at a time) or more, not {batch}")
+    if batch:
+        try:
+            from scoundrel.batch import play_random as play_batch
+        except ImportError as error:
+            if isinstance(error, ModuleNotFoundError) and error.name not in ("numba", "numpy"):
+                raise
+            raise UsageError(
+                f"--batch needs Numba and NumPy, the fast extra: pip install 'scoundrel[fast]' "
+                f"({error})"
+            ) from None
+        result = play_batch(rules, args.games, args.seed, batch)
+    else:
+        result = play_random(rules, args.games, args.seed)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
+        how = f", batch {batch}, compilation excluded" if batch else ""
         print(
             f"{rules.ruleset}: {result.games} games, {result.moves} moves in "
             f"{result.seconds:.3f} s: {result.games_per_s:,.0f} games/s, "
-            f"{result.moves_per_s:,.0f} moves/s (uniform random play, seed {args.seed})"
+            f"{result.moves_per_s:,.0f} moves/s (uniform random play, seed {args.seed}{how})"
         )
     return 0
 
@@ -488,6 +504,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
     bench.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     bench.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
+    bench.add_argument(
+        "--batch",
+        type=int,
+        default=0,
+        metavar="N",
+        help="step N games at once, compiled with Numba (the fast extra); 0: one at a time",
+    )
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
     solve = commands.add_parser(
