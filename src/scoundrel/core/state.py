@@ -157,7 +157,7 @@ class State:
     rules: Rules
     _deck: tuple[Card, ...]  # the dungeon is _deck[_top:], top card first
     _top: int
-    _room: tuple[Card, ...]
+    _room: list[Card]  # a list: a card leaves it in place (State.room is a tuple)
     _health: list[int]
     _weapon: list[Card | None]
     _stack: list[tuple[Card, ...]]
@@ -199,7 +199,7 @@ class State:
         heroes = rules.heroes
         state._deck = cards
         state._top = 0
-        state._room = ()
+        state._room = []
         state._health = [MAX_HEALTH] * heroes
         state._weapon = [None] * heroes
         state._stack = [()] * heroes
@@ -224,7 +224,7 @@ class State:
         new._coop = self._coop
         new._deck = self._deck
         new._top = self._top
-        new._room = self._room
+        new._room = self._room[:]
         new._health = self._health[:]
         new._weapon = self._weapon[:]
         new._stack = self._stack[:]
@@ -251,7 +251,7 @@ class State:
         top = self._top
         deck = self._deck
         end = top + ROOM_SIZE - len(room)
-        self._room = room + deck[top:end]
+        room += deck[top:end]
         self._top = top = min(end, len(deck))
         self._left = left = len(deck) - top
         if self._known > left:
@@ -267,16 +267,15 @@ class State:
         card = move.card
         if card is None:  # S5 flee: the room goes under the dungeon in room order
             room = self._room
-            self._deck = self._deck + room
+            self._deck = self._deck + tuple(room)
             self._known += len(room)
-            self._room = ()
+            self._room = []
             self._fled = True
             self._deal()  # C3: the same hero leads the new room
             return
         hero = self._leader ^ move.help  # C5: the help card acts on the partner
         room = self._room
-        i = room.index(card)
-        self._room = room = room[:i] + room[i + 1 :]
+        room.remove(card)
         self._taken += 1
         self._flee = False  # S5: a card is resolved, the room is faced
         self._last = card
@@ -569,7 +568,7 @@ class State:
     @property
     def room(self) -> tuple[Card, ...]:
         """The face-up cards, in room order (S3)."""
-        return self._room
+        return tuple(self._room)
 
     @property
     def dungeon(self) -> tuple[Card, ...]:
@@ -669,7 +668,7 @@ class State:
         return (
             self.rules,
             self.dungeon,
-            self._room,
+            tuple(self._room),
             tuple(self._health),
             tuple(self._weapon),
             tuple(self._stack),
