@@ -247,7 +247,9 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     merged = dict(runs[-1])
     for key, value in merged.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            merged[key] = statistics.median(run[key] for run in runs)
+            middle = statistics.median(run[key] for run in runs)
+            # whole numbers stay whole (players, moves); the rest is shown to 3 places
+            merged[key] = int(middle) if middle == int(middle) else round(middle, 3)
     merged["rounds"] = len(runs)
     merged["server_cpu_ms_per_move_each"] = [run["server_cpu_ms_per_move"] for run in runs]
     return merged
