@@ -200,6 +200,14 @@ class GameStore:
         self._lock = threading.Lock()
         self._known_players: OrderedDict[str, None] = OrderedDict()
         self._games: OrderedDict[str, StoredGame] = OrderedDict()
+        # A move is one compare-and-set UPDATE, atomic by itself: on PostgreSQL it is sent
+        # alone (autocommit), one round trip instead of BEGIN, UPDATE and COMMIT. (SQLite
+        # commits locally, and its driver makes autocommit dearer, so it keeps transactions.)
+        self._one_statement = (
+            engine.execution_options(isolation_level="AUTOCOMMIT")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
 
     def _setting(self, key: str, default: str) -> str:
         with self.engine.begin() as connection:
@@ -515,12 +523,12 @@ class GameStore:
             "old_undo_count": stored.undo_count,
             "old_pending": stored.pending,
         }
-        with self.engine.begin() as connection:
+        with self._one_statement.begin() as connection:
             result = connection.execute(_MOVE, params)
-            if result.rowcount != 1:
-                with self._lock:
-                    self._games.pop(stored.id, None)
-                raise Conflict("the game changed meanwhile (another tab?): reload it")
+        if result.rowcount != 1:
+            with self._lock:
+                self._games.pop(stored.id, None)
+            raise Conflict("the game changed meanwhile (another tab?): reload it")
 
     # ------------------------------------------------------------------ records
 
