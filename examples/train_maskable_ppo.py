@@ -17,6 +17,10 @@ since a new policy, like the random one, all but never wins, so every game ends 
 PPO has no signal; the score tells a bad loss from a near win, so the agent first learns
 to lose by less (mean score -174 to -64) and then starts to win (1% at 300,000 steps).
 ``--reward win`` keeps the other choice.
+
+``--env batched`` trains on :class:`scoundrel.rl.vector.BatchVecEnv` instead (``--envs``
+games in one Numba batch, the ``fast`` extra), with the same observations, scaling and
+rewards; evaluation is unchanged (the Gymnasium environment, the same held-out deals).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from gymnasium import Env, spaces
 from gymnasium.wrappers import TransformObservation, TransformReward
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from scoundrel.core import Rules, random_deal
 from scoundrel.rl.policies import fair_bot_action, random_action
@@ -70,6 +75,20 @@ def make_env(reward: str = REWARD) -> Env[Any, Any]:
     if reward == "score":  # -188 to 30
         env = TransformReward(env, lambda reward: reward / 30)
     return env
+
+
+def make_training_env(kind: str, envs: int, reward: str, seed: int) -> VecEnv:
+    """``envs`` training games: copies of the Gymnasium environment (``gym``) or one
+    Numba batch (``batched``), both scaled as :func:`make_env` scales."""
+    if kind == "gym":
+        return make_vec_env(lambda: make_env(reward), n_envs=envs, seed=seed)
+    from scoundrel.rl.vector import BatchVecEnv  # needs Numba: only when asked for
+
+    reward_scale = 1 / 30 if reward == "score" else 1.0
+    batched = BatchVecEnv(
+        envs, seed=seed, reward=reward, scale=SCALE, reward_scale=reward_scale, weapon="strict"
+    )
+    return VecMonitor(batched)  # episode returns and lengths, as make_vec_env's Monitor
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -136,6 +155,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--reward", choices=("win", "score"), default=REWARD)
     parser.add_argument("--envs", type=int, default=8, help="environments played at once")
+    parser.add_argument(
+        "--env",
+        choices=("gym", "batched"),
+        default="gym",
+        help="train on Gymnasium envs or on the Numba batch (BatchVecEnv)",
+    )
     return parser.parse_args(argv)
 
 
@@ -143,7 +168,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
     torch.set_num_threads(args.threads)
     final_games = args.eval_games if args.final_games is None else args.final_games
-    env = make_vec_env(lambda: make_env(args.reward), n_envs=args.envs, seed=args.seed)
+    env = make_training_env(args.env, args.envs, args.reward, args.seed)
     rollout = max(8, min(256, args.steps // args.envs, args.eval_every // args.envs))
     model = MaskablePPO(
         "MlpPolicy",

@@ -54,6 +54,7 @@ from .core import ALL_CARDS, Card, DeckError, Kind, Rules, Status, kernel, rando
 from .core.actions import ACTIONS, NUM_ACTIONS, action_id
 from .core.kernel import FRESH, MAX_HEALTH, NO_REACH, ROOM_SIZE
 from .core.moves import CARD_MOVES, FLEE
+from .core.observation import FLAGS, HERO_FEATURES, TENSOR_LAYOUT, TENSOR_SIZE
 
 __all__ = ["NO_SCORE", "STATUSES", "Batch", "compiled_kernel", "play_random"]
 
@@ -140,13 +141,39 @@ for _card in ALL_CARDS:
         raise RuntimeError(f"the action ids of {_card.code} are not laid out as batch expects")
 FLEE_ID = action_id(FLEE)
 
+# The observation tensor (core.observation.observation_tensor), as _observe_all writes it.
+_PART = {name: start for name, start, _ in TENSOR_LAYOUT}
+_OBS_ROOM, _OBS_UNSEEN, _OBS_BOTTOM = _PART["room"], _PART["unseen"], _PART["known_bottom"]
+_OBS_HEROES, _OBS_FLAGS = _PART["heroes"], _PART["flags"]
+#: Per kind code: where the unseen count of a card of value v is, less v (values from 2).
+_UNSEEN_AT = np.array([_OBS_UNSEEN - 2, _OBS_UNSEEN + 14 - 2, _OBS_UNSEEN + 23 - 2], np.int16)
+if HERO_FEATURES != ("health", "weapon", "reach", "last_kill", "stack", "potion_used") or (
+    FLAGS
+    != (
+        "viewer_leads",
+        "viewer",
+        "dungeon_count",
+        "final_room",
+        "resolved_in_room",
+        "help_used",
+        "can_flee",
+        "coop",
+        "strict",
+        "status",
+    )
+):
+    raise RuntimeError("the observation tensor is not laid out as batch expects")
+
 _RING = 64
 _RING_MASK = _RING - 1
 _MAX_LEGAL = 2 * 2 * ROOM_SIZE + 1
 # state columns: one int16 row per game
 _HEAD, _LEFT, _ROOM_N, _LEADER, _TAKEN, _FLED, _HELP, _STATUS, _LAST = range(9)
 _HEALTH, _REACH, _WEAPON_CARD, _POTION_USED, _ROOM = 9, 11, 13, 15, 17
-_COLUMNS = _ROOM + ROOM_SIZE
+# cards known at the bottom of the dungeon (fled from); per hero: the value of the last
+# monster slain with the weapon (0: none), how many it has slain (the stack, S8)
+_KNOWN, _LAST_KILL, _STACK = _ROOM + ROOM_SIZE, _ROOM + ROOM_SIZE + 1, _ROOM + ROOM_SIZE + 3
+_COLUMNS = _STACK + 2
 
 # ---------------------------------------------------------------------- compiled move rules
 
@@ -171,10 +198,13 @@ def _start(
     state[g, _FLED] = 0
     state[g, _STATUS] = PLAYING
     state[g, _LAST] = -1
+    state[g, _KNOWN] = 0
     for hero in range(2):
         state[g, _HEALTH + hero] = MAX_HEALTH  # S2, C1
         state[g, _REACH + hero] = NO_REACH
         state[g, _WEAPON_CARD + hero] = -1
+        state[g, _LAST_KILL + hero] = 0
+        state[g, _STACK + hero] = 0
     for i in range(ROOM_SIZE):
         state[g, _ROOM + i] = -1
     _deal(state, dungeon, g)
@@ -194,6 +224,8 @@ def _deal(state: NDArray[np.int16], dungeon: NDArray[np.int8], g: int) -> None:
     state[g, _ROOM_N] = n
     state[g, _HEAD] = head
     state[g, _LEFT] = left
+    if state[g, _KNOWN] > left:  # the known bottom cards drawn into the room
+        state[g, _KNOWN] = left
     state[g, _TAKEN] = 0
     state[g, _HELP] = 0  # C5: one help card a room
     state[g, _POTION_USED] = 0  # S10, C6: one potion a room for each hero
@@ -259,6 +291,7 @@ def _step(
             state[g, _ROOM + i] = -1
             left += 1
         state[g, _LEFT] = left
+        state[g, _KNOWN] += n  # seen going under, so known
         state[g, _ROOM_N] = 0
         state[g, _FLED] = 1
         _deal(state, dungeon, g)  # C3: whoever fled leads the new room
@@ -286,6 +319,8 @@ def _step(
                 weapon = VALUE[state[g, _WEAPON_CARD + hero]]
                 health = state[g, _HEALTH + hero] - damage(value, weapon, True)
                 state[g, _REACH + hero] = worn(value, strict)  # S9, C7
+                state[g, _LAST_KILL + hero] = value  # S8: onto the weapon's stack
+                state[g, _STACK + hero] += 1
             else:
                 health = state[g, _HEALTH + hero] - damage(value, 0, False)
             state[g, _HEALTH + hero] = health
@@ -294,6 +329,8 @@ def _step(
         elif kind == _WEAPON:  # S7: equipped, the old weapon and its stack discarded
             state[g, _WEAPON_CARD + hero] = card
             state[g, _REACH + hero] = FRESH
+            state[g, _LAST_KILL + hero] = 0
+            state[g, _STACK + hero] = 0
         else:  # S10, C6: the first potion of the room heals, later ones are spent
             used = state[g, _POTION_USED + hero] != 0
             state[g, _HEALTH + hero] = drink(state[g, _HEALTH + hero], value, used)
@@ -349,6 +386,68 @@ def _start_all(
 
 
 @_njit
+def _start_some(
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    games: NDArray[np.int64],
+    decks: NDArray[np.int8],
+    leader: int,
+) -> None:
+    for k in range(len(games)):
+        _start(state, dungeon, games[k], decks, k, leader)
+
+
+@_njit
+def _observe_all(
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    viewer: int,
+    heroes: int,
+    coop: bool,
+    strict: bool,
+    out: NDArray[np.int16],
+) -> None:
+    """Hero ``viewer``'s (0 or 1) observation tensor of every game into ``out`` (zeros),
+    from what a player sees: the room, the unseen cards counted by kind and value, the
+    known bottom of the dungeon, both heroes and the flags."""
+    for g in range(len(state)):
+        for i in range(state[g, _ROOM_N]):
+            out[g, _OBS_ROOM + state[g, _ROOM + i]] = 1
+        head = state[g, _HEAD]
+        left = state[g, _LEFT]
+        known = state[g, _KNOWN]
+        for j in range(left - known):  # never seen: counted, the order not given
+            card = dungeon[g, (head + j) & _RING_MASK]
+            out[g, _UNSEEN_AT[KIND[card]] + VALUE[card]] += 1
+        for depth in range(1, known + 1):  # S5: fled from, so known, counted from the bottom
+            card = dungeon[g, (head + left - depth) & _RING_MASK]
+            out[g, _OBS_BOTTOM + card] = depth
+        for slot in range(heroes):  # the viewer first
+            hero = viewer if slot == 0 else 1 - viewer
+            at = _OBS_HEROES + 6 * slot
+            weapon = state[g, _WEAPON_CARD + hero]
+            out[g, at] = state[g, _HEALTH + hero]
+            out[g, at + 1] = VALUE[weapon] if weapon >= 0 else 0
+            out[g, at + 2] = state[g, _REACH + hero]
+            out[g, at + 3] = state[g, _LAST_KILL + hero]
+            out[g, at + 4] = state[g, _STACK + hero]
+            out[g, at + 5] = state[g, _POTION_USED + hero]
+        status = state[g, _STATUS]
+        taken = state[g, _TAKEN]
+        flags = _OBS_FLAGS
+        out[g, flags] = state[g, _LEADER] == viewer
+        out[g, flags + 1] = viewer + 1
+        out[g, flags + 2] = left
+        out[g, flags + 3] = left == 0
+        out[g, flags + 4] = taken
+        out[g, flags + 5] = state[g, _HELP]
+        out[g, flags + 6] = status == PLAYING and may_flee(taken, state[g, _FLED] != 0, left)
+        out[g, flags + 7] = coop
+        out[g, flags + 8] = strict
+        out[g, flags + 9] = status
+
+
+@_njit
 def _mask_all(state: NDArray[np.int16], coop: bool, mask: NDArray[np.bool_]) -> None:
     out = np.empty(_MAX_LEGAL, dtype=np.int16)
     for g in range(len(state)):
@@ -358,11 +457,16 @@ def _mask_all(state: NDArray[np.int16], coop: bool, mask: NDArray[np.bool_]) -> 
 
 
 @_njit
-def _first_illegal(state: NDArray[np.int16], actions: NDArray[np.int64], coop: bool) -> int:
-    """The first game still played whose action is not legal, or -1."""
+def _first_illegal(
+    state: NDArray[np.int16],
+    actions: NDArray[np.int64],
+    active: NDArray[np.bool_],
+    coop: bool,
+) -> int:
+    """The first game still played and moved whose action is not legal, or -1."""
     out = np.empty(_MAX_LEGAL, dtype=np.int16)
     for g in range(len(state)):
-        if state[g, _STATUS] != PLAYING:
+        if state[g, _STATUS] != PLAYING or not active[g]:
             continue
         found = False
         for k in range(_legal(state, g, coop, out)):
@@ -378,11 +482,12 @@ def _step_all(
     state: NDArray[np.int16],
     dungeon: NDArray[np.int8],
     actions: NDArray[np.int64],
+    active: NDArray[np.bool_],
     strict: bool,
     coop: bool,
 ) -> None:
     for g in range(len(state)):
-        if state[g, _STATUS] == PLAYING:
+        if state[g, _STATUS] == PLAYING and active[g]:
             _step(state, dungeon, g, actions[g], strict, coop)
 
 
@@ -517,17 +622,57 @@ class Batch:
         _mask_all(self._state, self._coop, mask)
         return mask
 
-    def step(self, actions: Sequence[int] | NDArray[Any]) -> None:
-        """Play one action id in each game still being played; games already over are
-        left alone (their action is ignored). ``ValueError`` if an action is not legal,
-        and then no game moves."""
+    def step(
+        self, actions: Sequence[int] | NDArray[Any], where: NDArray[np.bool_] | None = None
+    ) -> None:
+        """Play one action id in each game still being played (only in the games where
+        ``where``, N booleans, is true, if given); games already over are left alone
+        (their action is ignored). ``ValueError`` if an action is not legal, and then no
+        game moves."""
+        size = len(self._state)
         array = np.asarray(actions, dtype=np.int64)
-        if array.shape != (len(self._state),):
-            raise ValueError(f"step needs {len(self._state)} action ids, got shape {array.shape}")
-        bad = _first_illegal(self._state, array, self._coop)
+        if array.shape != (size,):
+            raise ValueError(f"step needs {size} action ids, got shape {array.shape}")
+        active = np.ones(size, dtype=np.bool_) if where is None else np.asarray(where, np.bool_)
+        if active.shape != (size,):
+            raise ValueError(f"where must be {size} booleans, got shape {active.shape}")
+        bad = _first_illegal(self._state, array, active, self._coop)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {array[bad]} is not legal there")
-        _step_all(self._state, self._dungeon, array, self._strict, self._coop)
+        _step_all(self._state, self._dungeon, array, active, self._strict, self._coop)
+
+    def restart(
+        self,
+        games: Sequence[int] | NDArray[Any],
+        decks: Iterable[Sequence[Card | str]] | NDArray[Any],
+    ) -> None:
+        """Deal a new game in each of the slots ``games`` (indices), one deck each (as the
+        constructor takes them)."""
+        rows = np.asarray(games, dtype=np.int64).reshape(-1)
+        array = _deck_array(self.rules, decks)
+        if len(array) != len(rows):
+            raise ValueError(f"restart needs one deck for each of the {len(rows)} games")
+        if len(rows) and (rows.min() < 0 or rows.max() >= len(self._state)):
+            raise IndexError(f"game indices must lie within 0 and {len(self._state) - 1}")
+        _start_some(self._state, self._dungeon, rows, array, self.rules.first_leader - 1)
+
+    def observations(self, viewer: int = 1) -> NDArray[np.int16]:
+        """(N, 162) hero ``viewer``'s observation tensor of each game, row by row equal to
+        ``State.observation(viewer).tensor()`` (:func:`~scoundrel.core.observation.
+        observation_tensor`): only what a player sees, computed in compiled code."""
+        if viewer not in range(1, self.rules.heroes + 1):
+            raise ValueError(f"viewer must be 1 to {self.rules.heroes} in {self.rules.ruleset}")
+        out = np.zeros((len(self._state), TENSOR_SIZE), dtype=np.int16)
+        _observe_all(
+            self._state,
+            self._dungeon,
+            viewer - 1,
+            self.rules.heroes,
+            self._coop,
+            self._strict,
+            out,
+        )
+        return out
 
     # ------------------------------------------------------------------ what is on the table
 
@@ -608,6 +753,21 @@ class Batch:
     def last_resolved(self) -> NDArray[np.int16]:
         """(N,) the card index of the last card resolved, -1 before the first."""
         return self._column(_LAST)
+
+    @property
+    def last_kill(self) -> NDArray[np.int16]:
+        """(N, heroes) the value of the last monster each hero's weapon slew, 0 for none."""
+        return self._column(_LAST_KILL, self.rules.heroes).reshape(len(self._state), -1)
+
+    @property
+    def stack_size(self) -> NDArray[np.int16]:
+        """(N, heroes) how many monsters each hero's current weapon has slain (S8)."""
+        return self._column(_STACK, self.rules.heroes).reshape(len(self._state), -1)
+
+    @property
+    def known_count(self) -> NDArray[np.int16]:
+        """(N,) how many cards at the bottom of the dungeon are known, fled from (S5)."""
+        return self._column(_KNOWN)
 
     def dungeon(self, game: int) -> list[Card]:
         """Game ``game``'s face-down dungeon, top card first. Hidden information."""
