@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -37,10 +35,6 @@ from scoundrel.core import ALL_CARDS, Card, Rules, State, random_deal
 from scoundrel.core.actions import NUM_ACTIONS, move_of
 
 HAS_SB3 = importlib.util.find_spec("stable_baselines3") is not None
-HAS_TRAIN = HAS_SB3 and all(
-    importlib.util.find_spec(name) is not None for name in ("sb3_contrib", "torch")
-)
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
 GAMES = 2_000
 RULESETS = {
     "solo-strict": Rules.solo(weapon="strict"),
@@ -189,19 +183,3 @@ def test_vec_env_seeding_illegal_actions_and_rewards() -> None:
         strict.step(np.array([int(np.flatnonzero(~m)[0]) for m in strict.action_masks()]))
     with pytest.raises(ValueError):
         BatchVecEnv(2, colour="red")
-
-
-def load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_maskable_ppo_batched", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.skipif(not HAS_TRAIN, reason="the train extra (torch, sb3-contrib) is missing")
-def test_maskable_ppo_smoke_run_on_the_batch(tmp_path: Path) -> None:
-    argv = ["--steps", "256", "--eval-every", "256", "--eval-games", "2", "--envs", "4"]
-    result = load_example().main([*argv, "--env", "batched", "--seed", "1"])
-    assert [point["steps"] for point in result["curve"]] == [0, 256]
-    assert result["config"]["env"] == "batched" and result["steps_per_second"] > 0

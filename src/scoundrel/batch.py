@@ -147,22 +147,27 @@ _OBS_ROOM, _OBS_UNSEEN, _OBS_BOTTOM = _PART["room"], _PART["unseen"], _PART["kno
 _OBS_HEROES, _OBS_FLAGS = _PART["heroes"], _PART["flags"]
 #: Per kind code: where the unseen count of a card of value v is, less v (values from 2).
 _UNSEEN_AT = np.array([_OBS_UNSEEN - 2, _OBS_UNSEEN + 14 - 2, _OBS_UNSEEN + 23 - 2], np.int16)
-if HERO_FEATURES != ("health", "weapon", "reach", "last_kill", "stack", "potion_used") or (
-    FLAGS
-    != (
+# Where each hero feature and flag goes, by its name in the core's layout (compile-time
+# constants for the compiled code below).
+_H_HEALTH, _H_WEAPON, _H_REACH, _H_LAST_KILL, _H_STACK, _H_POTION = (
+    HERO_FEATURES.index(name)
+    for name in ("health", "weapon", "reach", "last_kill", "stack", "potion_used")
+)
+_HERO_WIDTH = len(HERO_FEATURES)
+_F_LEADS, _F_VIEWER, _F_DUNGEON, _F_FINAL, _F_TAKEN, _F_HELP = (
+    _OBS_FLAGS + FLAGS.index(name)
+    for name in (
         "viewer_leads",
         "viewer",
         "dungeon_count",
         "final_room",
         "resolved_in_room",
         "help_used",
-        "can_flee",
-        "coop",
-        "strict",
-        "status",
     )
-):
-    raise RuntimeError("the observation tensor is not laid out as batch expects")
+)
+_F_FLEE, _F_COOP, _F_STRICT, _F_STATUS = (
+    _OBS_FLAGS + FLAGS.index(name) for name in ("can_flee", "coop", "strict", "status")
+)
 
 _RING = 64
 _RING_MASK = _RING - 1
@@ -424,27 +429,26 @@ def _observe_all(
             out[g, _OBS_BOTTOM + card] = depth
         for slot in range(heroes):  # the viewer first
             hero = viewer if slot == 0 else 1 - viewer
-            at = _OBS_HEROES + 6 * slot
+            at = _OBS_HEROES + _HERO_WIDTH * slot
             weapon = state[g, _WEAPON_CARD + hero]
-            out[g, at] = state[g, _HEALTH + hero]
-            out[g, at + 1] = VALUE[weapon] if weapon >= 0 else 0
-            out[g, at + 2] = state[g, _REACH + hero]
-            out[g, at + 3] = state[g, _LAST_KILL + hero]
-            out[g, at + 4] = state[g, _STACK + hero]
-            out[g, at + 5] = state[g, _POTION_USED + hero]
+            out[g, at + _H_HEALTH] = state[g, _HEALTH + hero]
+            out[g, at + _H_WEAPON] = VALUE[weapon] if weapon >= 0 else 0
+            out[g, at + _H_REACH] = state[g, _REACH + hero]
+            out[g, at + _H_LAST_KILL] = state[g, _LAST_KILL + hero]
+            out[g, at + _H_STACK] = state[g, _STACK + hero]
+            out[g, at + _H_POTION] = state[g, _POTION_USED + hero]
         status = state[g, _STATUS]
         taken = state[g, _TAKEN]
-        flags = _OBS_FLAGS
-        out[g, flags] = state[g, _LEADER] == viewer
-        out[g, flags + 1] = viewer + 1
-        out[g, flags + 2] = left
-        out[g, flags + 3] = left == 0
-        out[g, flags + 4] = taken
-        out[g, flags + 5] = state[g, _HELP]
-        out[g, flags + 6] = status == PLAYING and may_flee(taken, state[g, _FLED] != 0, left)
-        out[g, flags + 7] = coop
-        out[g, flags + 8] = strict
-        out[g, flags + 9] = status
+        out[g, _F_LEADS] = state[g, _LEADER] == viewer
+        out[g, _F_VIEWER] = viewer + 1
+        out[g, _F_DUNGEON] = left
+        out[g, _F_FINAL] = left == 0
+        out[g, _F_TAKEN] = taken
+        out[g, _F_HELP] = state[g, _HELP]
+        out[g, _F_FLEE] = status == PLAYING and may_flee(taken, state[g, _FLED] != 0, left)
+        out[g, _F_COOP] = coop
+        out[g, _F_STRICT] = strict
+        out[g, _F_STATUS] = status
 
 
 @_njit

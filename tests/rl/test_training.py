@@ -58,3 +58,12 @@ def test_tiny_training_run_writes_the_curve(tmp_path: Path) -> None:
         assert row.keys() >= POINT - {"steps", "train_minutes", "wall_minutes"}
         assert row["games"] == 4
     assert saved["config"]["steps"] == 256 and saved["steps_per_second"] > 0
+
+
+def test_tiny_training_run_on_the_batched_simulator() -> None:
+    """--env batched trains on scoundrel.rl.vector.BatchVecEnv (the fast extra)."""
+    pytest.importorskip("numba", reason="the fast extra is missing: pip install -e '.[fast]'")
+    argv = ["--steps", "256", "--eval-every", "256", "--eval-games", "2", "--envs", "4"]
+    result = load_example().main([*argv, "--env", "batched", "--seed", "1"])
+    assert [point["steps"] for point in result["curve"]] == [0, 256]
+    assert result["config"]["env"] == "batched" and result["steps_per_second"] > 0
