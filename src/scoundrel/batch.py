@@ -685,6 +685,10 @@ class Batch:
             return self._state[:, first].copy()
         return self._state[:, first : first + count].copy()
 
+    def _per_hero(self, first: int) -> NDArray[np.int16]:
+        """(N, heroes): a copy of the columns kept for each hero from ``first``."""
+        return self._state[:, first : first + self.rules.heroes].copy()
+
     @property
     def status(self) -> NDArray[np.int16]:
         """(N,) codes: 0 playing, 1 won, 2 lost (:data:`STATUSES`)."""
@@ -700,22 +704,22 @@ class Batch:
     @property
     def health(self) -> NDArray[np.int16]:
         """(N, heroes) health."""
-        return self._column(_HEALTH, self.rules.heroes).reshape(len(self._state), -1)
+        return self._per_hero(_HEALTH)
 
     @property
     def weapon(self) -> NDArray[np.int16]:
         """(N, heroes) the card index of each hero's weapon, -1 for none."""
-        return self._column(_WEAPON_CARD, self.rules.heroes).reshape(len(self._state), -1)
+        return self._per_hero(_WEAPON_CARD)
 
     @property
     def reach(self) -> NDArray[np.int16]:
         """(N, heroes) each weapon's reach in the kernel's convention: monsters below it."""
-        return self._column(_REACH, self.rules.heroes).reshape(len(self._state), -1)
+        return self._per_hero(_REACH)
 
     @property
     def potion_used(self) -> NDArray[np.bool_]:
         """(N, heroes) whether a potion reached each hero in this room (S10, C6)."""
-        used = self._column(_POTION_USED, self.rules.heroes).reshape(len(self._state), -1)
+        used = self._per_hero(_POTION_USED)
         answer: NDArray[np.bool_] = used != 0
         return answer
 
@@ -761,12 +765,12 @@ class Batch:
     @property
     def last_kill(self) -> NDArray[np.int16]:
         """(N, heroes) the value of the last monster each hero's weapon slew, 0 for none."""
-        return self._column(_LAST_KILL, self.rules.heroes).reshape(len(self._state), -1)
+        return self._per_hero(_LAST_KILL)
 
     @property
     def stack_size(self) -> NDArray[np.int16]:
         """(N, heroes) how many monsters each hero's current weapon has slain (S8)."""
-        return self._column(_STACK, self.rules.heroes).reshape(len(self._state), -1)
+        return self._per_hero(_STACK)
 
     @property
     def known_count(self) -> NDArray[np.int16]:

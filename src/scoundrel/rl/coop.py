@@ -12,11 +12,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from scoundrel.core import Card, Observation, Rules, State, random_deal
-from scoundrel.core.actions import NUM_ACTIONS, move_of
+from scoundrel.core.actions import NUM_ACTIONS
 
 from .spaces import (
     final_reward,
     illegal_penalty,
+    judge,
     mask_array,
     mask_box,
     observation_array,
@@ -81,9 +82,7 @@ class CoopEnv(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        self.rules: Rules = settle("coop", options, reward, illegal)
+        self.rules: Rules = settle("coop", options, reward, illegal, render_mode)
         self.reward_kind = reward
         self.illegal = illegal
         self.render_mode = render_mode
@@ -138,14 +137,9 @@ class CoopEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} leads and must act: None is only for a finished game")
         self._cumulative_rewards[agent] = 0.0
-        number = int(action)
-        move = move_of(number)  # ValueError outside 0-180
-        refusal = state.explain(move)
         self._clear_rewards()
-        if refusal is not None:
-            text = f"action {number} ({move}) is illegal here: {refusal.text}"
-            if self.illegal == "raise":
-                raise ValueError(text)
+        move, text = judge(state, action, self.illegal)
+        if text is not None:
             self._end(illegal_penalty(self.rules, self.reward_kind))
             for name in self.agents:
                 self.infos[name] = {"illegal_action": text}

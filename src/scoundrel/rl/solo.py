@@ -11,11 +11,12 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from scoundrel.core import Card, Observation, Rules, State, random_deal
-from scoundrel.core.actions import NUM_ACTIONS, move_of
+from scoundrel.core.actions import NUM_ACTIONS
 
 from .spaces import (
     final_reward,
     illegal_penalty,
+    judge,
     mask_array,
     observation_array,
     observation_box,
@@ -68,9 +69,7 @@ class SoloEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         illegal: str = "penalty",
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        self.rules: Rules = settle("solo", options, reward, illegal)
+        self.rules: Rules = settle("solo", options, reward, illegal, render_mode)
         self.reward_kind = reward
         self.illegal = illegal
         self.render_mode = render_mode
@@ -98,13 +97,8 @@ class SoloEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
             raise RuntimeError("call reset() before step()")
         if self._ended:
             raise RuntimeError("the game is over: call reset() to deal a new one")
-        number = int(action)
-        move = move_of(number)  # ValueError outside 0-180
-        refusal = state.explain(move)
-        if refusal is not None:
-            text = f"action {number} ({move}) is illegal here: {refusal.text}"
-            if self.illegal == "raise":
-                raise ValueError(text)
+        move, text = judge(state, action, self.illegal)
+        if text is not None:
             self._ended = True
             info = self._info(state)
             info["illegal_action"] = text

@@ -14,14 +14,14 @@ booleans, one per action id of :mod:`scoundrel.core.actions`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, SupportsInt
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from scoundrel.core import MAX_HEALTH, Card, Kind, Rules, State, Status
-from scoundrel.core.actions import NUM_ACTIONS
+from scoundrel.core import MAX_HEALTH, Card, Kind, Move, Rules, State, Status
+from scoundrel.core.actions import NUM_ACTIONS, move_of
 from scoundrel.core.kernel import FRESH, ROOM_SIZE
 from scoundrel.core.observation import FLAGS, HERO_FEATURES, TENSOR_LAYOUT, TENSOR_SIZE
 
@@ -120,15 +120,36 @@ def mask_array(state: State) -> npt.NDArray[np.int8]:
 
 
 def settle(
-    ruleset: str, options: Mapping[str, Any], reward: str, illegal: str = "penalty"
+    ruleset: str,
+    options: Mapping[str, Any],
+    reward: str,
+    illegal: str = "penalty",
+    render_mode: str | None = None,
 ) -> Rules:
     """The rules of an environment, checked by :meth:`Rules.from_options`; a
-    :class:`ValueError` names any unknown option, value, reward or illegal-action choice."""
+    :class:`ValueError` names any unknown option, value, reward, illegal-action choice or
+    render mode."""
+    if render_mode is not None and render_mode != "ansi":
+        raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
     if reward not in REWARDS:
         raise ValueError(f"reward must be 'score' or 'win', not {reward!r}")
     if illegal not in ILLEGAL:
         raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
     return Rules.from_options(ruleset, dict(options))  # OptionError, a ValueError
+
+
+def judge(state: State, action: SupportsInt, illegal: str) -> tuple[Move, str | None]:
+    """The move of an action id (ValueError outside 0-180) and, when the rules refuse it
+    here, why; with ``illegal="raise"`` a refused move raises that as a ValueError."""
+    number = int(action)
+    move = move_of(number)
+    refusal = state.explain(move)
+    if refusal is None:
+        return move, None
+    text = f"action {number} ({move}) is illegal here: {refusal.text}"
+    if illegal == "raise":
+        raise ValueError(text)
+    return move, text
 
 
 def final_reward(state: State, reward: str) -> float:
