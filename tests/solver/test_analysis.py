@@ -83,7 +83,9 @@ def check_analysis_shape(analysis: Analysis, start: State) -> None:
         "slip",
         "nodes",
         "seconds",
+        "review",
     }
+    assert data["review"] is None  # the fair review is tested in test_review.py
     end = replay_end(start, analysis.best_line)
     assert end.is_over and end.score == analysis.best_score
     assert analysis.winnable == (end.status is Status.WON)
@@ -96,7 +98,7 @@ def check_analysis_shape(analysis: Analysis, start: State) -> None:
 def test_following_the_best_line_never_slips(seed: int) -> None:
     best, line = best_line(SOLO, seed)
     start = start_of(SOLO, seed)
-    analysis = analyse(start, line)
+    analysis = analyse(start, line, fair=False)
     assert analysis.slip is None
     assert analysis.winnable
     assert analysis.best_score == best
@@ -116,7 +118,7 @@ def test_a_losing_move_is_the_slip(seed: int) -> None:
     better line that does reach the best score from the position before it."""
     index, moves, best, after = slipped_game(seed)
     start = start_of(SOLO, seed)
-    analysis = analyse(start, moves)
+    analysis = analyse(start, moves, fair=False)
     slip = analysis.slip
     assert isinstance(slip, Slip)
     assert slip.number == index + 1
@@ -153,7 +155,7 @@ def test_only_the_first_slip_is_reported() -> None:
         move = options[0]
         later.append(move)
         state = state.apply(move)
-    analysis = analyse(start, later)
+    analysis = analyse(start, later, fair=False)
     assert analysis.slip is not None
     assert analysis.slip.number == index + 1
     assert analysis.slip.best_before == best
@@ -188,7 +190,7 @@ def test_slip_is_the_first_drop_of_the_best_score(rules: Rules) -> None:
         moves, states = moves[:cut], states[: cut + 1]
         bests = [solve(state, best=True).best_score for state in states]
         assert all(a is not None and b is not None and a >= b for a, b in itertools.pairwise(bests))
-        analysis = analyse(start, moves)
+        analysis = analyse(start, moves, fair=False)
         assert analysis.best_score == bests[0]
         assert analysis.score == states[-1].score
         drop = next((i for i, best in enumerate(bests) if best != bests[0]), None)
@@ -213,7 +215,7 @@ def test_a_game_in_progress_without_a_slip() -> None:
     """A record that stops mid-game: no score yet (None), no slip while on the best line."""
     best, line = best_line(SOLO, 24)
     start = start_of(SOLO, 24)
-    analysis = analyse(start, line[:10])
+    analysis = analyse(start, line[:10], fair=False)
     assert analysis.score is None
     assert analysis.moves == 10
     assert analysis.slip is None
@@ -226,7 +228,7 @@ def test_a_game_in_progress_with_a_slip() -> None:
     start = start_of(SOLO, 24)
     played = moves[: index + 3]
     assert not play(start, played).is_over
-    analysis = analyse(start, played)
+    analysis = analyse(start, played, fair=False)
     assert analysis.score is None
     assert analysis.slip is not None
     assert analysis.slip.number == index + 1
@@ -239,7 +241,7 @@ def test_analysis_from_a_later_position() -> None:
     assert moves is not None
     start = play(start_of(SOLO, 3), moves)
     solution = solve(start, best=True)
-    analysis = analyse(start, solution.line)
+    analysis = analyse(start, solution.line, fair=False)
     assert analysis.best_score == solution.best_score
     assert analysis.slip is None and analysis.moves == len(solution.line)
     assert analysis.score == solution.best_score
@@ -247,7 +249,7 @@ def test_analysis_from_a_later_position() -> None:
 
 def test_no_moves_at_all() -> None:
     start = start_of(SOLO, 24)
-    analysis = analyse(start, [])
+    analysis = analyse(start, [], fair=False)
     assert analysis.moves == 0 and analysis.slip is None and analysis.score is None
     assert analysis.best_score == best_line(SOLO, 24)[0]
 
@@ -265,7 +267,7 @@ def test_unwinnable_deal() -> None:
         move = next(m for m in state.legal_moves if not m.is_flee and not m.weapon)
         moves.append(move)
         state = state.apply(move)
-    analysis = analyse(start, moves)
+    analysis = analyse(start, moves, fair=False)
     assert not analysis.winnable
     assert analysis.best_score < 0
     assert analysis.score == state.score

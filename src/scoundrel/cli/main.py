@@ -28,7 +28,7 @@ from scoundrel.core import (
 )
 
 if TYPE_CHECKING:
-    from scoundrel.solver.bot import BotResult
+    from scoundrel.solver.bot import BotResult, Player
 
 from .render import analysis_text, outcome_text, position_text
 
@@ -210,7 +210,9 @@ def _position(args: argparse.Namespace) -> tuple[Game, str]:
     return game, f"{rules.ruleset} {where}"
 
 
-def _searching(stage: str, show: bool) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
+def _searching(
+    stage: str, show: bool, moves: bool = False
+) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
     """A progress line on standard error (only on a terminal), and how to clear it."""
     if not show:
         return None, lambda: None
@@ -222,7 +224,8 @@ def _searching(stage: str, show: bool) -> tuple[Callable[[int], None] | None, Ca
         if now - last[0] >= 0.2:
             last[0] = now
             print(
-                f"\r{stage}: {nodes:,} positions, {now - started:.1f} s (Ctrl+C stops) ",
+                f"\r{stage}: {nodes:,} {'moves' if moves else 'positions'}, "
+                f"{now - started:.1f} s (Ctrl+C stops) ",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -271,11 +274,21 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from scoundrel.solver import Cancelled, analyse
 
     game = _replayed(args.record)
-    report, clear = _searching("analysing", sys.stderr.isatty() and not args.json)
+    show = sys.stderr.isatty() and not args.json
+    stages = {"best": "analysing", "slip": "analysing", "review": "reviewing"}
+    reports = {name: _searching(stages[name], show, name == "review") for name in stages}
+
+    def progress(stage: str, count: int) -> None:
+        report = reports[stage][0]
+        if report is not None:
+            report(count)
+
+    def clear() -> None:
+        for _, clearing in reports.values():
+            clearing()
+
     try:
-        result = analyse(
-            game.start, game.moves, progress=None if report is None else lambda _, n: report(n)
-        )
+        result = analyse(game.start, game.moves, progress=progress, fair=not args.no_review)
     except (Cancelled, KeyboardInterrupt):
         clear()
         print("scoundrel analyse: cancelled", file=sys.stderr)
@@ -286,6 +299,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     print(analysis_text(result))
     return 0
+
+
+def _player(level: str) -> Player:
+    from scoundrel.solver import Bot, SearchBot
+
+    return SearchBot() if level == "search" else Bot()
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -300,9 +319,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs == 1:
-            result = play_games(rules, args.games, args.seed, progress=bar)
+            result = play_games(rules, args.games, args.seed, bar, _player(args.level))
         else:
-            result = _bot_jobs(rules, args.games, args.seed, args.jobs, bar)
+            result = _bot_jobs(rules, args.games, args.seed, args.jobs, bar, args.level)
     except KeyboardInterrupt:
         print("\nscoundrel bot: cancelled", file=sys.stderr)
         return 130
@@ -314,8 +333,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 0
     low, high = result.ci95
     print(
-        f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())}): "
-        f"{result.wins:,} wins in {result.games:,} games = {result.win_rate:.2%} "
+        f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())}), "
+        f"{args.level} bot: {result.wins:,} wins in {result.games:,} games = {result.win_rate:.2%} "
         f"(95% CI {low:.2%}–{high:.2%}), mean score {result.mean_score:.2f}, "
         f"{result.seconds:.1f} s (seeds {args.seed}–{args.seed + args.games - 1})"
     )
@@ -343,7 +362,12 @@ def _bar(total: int, show: bool) -> Callable[[int], None] | None:
 
 
 def _bot_jobs(
-    rules: Rules, games: int, seed: int, jobs: int, bar: Callable[[int], None] | None
+    rules: Rules,
+    games: int,
+    seed: int,
+    jobs: int,
+    bar: Callable[[int], None] | None,
+    level: str,
 ) -> BotResult:
     """Split the seeds into chunks played by ``jobs`` processes."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -351,11 +375,15 @@ def _bot_jobs(
     from scoundrel.solver.bot import BotResult as Result
     from scoundrel.solver.bot import play_games
 
-    chunk = max(1, min(500, games // (jobs * 4) or 1))
+    most = 500 if level == "fast" else 20  # a searched game takes about a second
+    chunk = max(1, min(most, games // (jobs * 4) or 1))
     starts = range(seed, seed + games, chunk)
     total = Result(0, 0, 0, 0.0)
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(play_games, rules, min(chunk, seed + games - s), s) for s in starts]
+        futures = [
+            pool.submit(play_games, rules, min(chunk, seed + games - s), s, None, _player(level))
+            for s in starts
+        ]
         for future in as_completed(futures):
             total = total + future.result()
             if bar is not None:
@@ -529,6 +557,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse.add_argument("record", metavar="RECORD.json")
     analyse.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse.add_argument(
+        "--no-review",
+        action="store_true",
+        help="skip the fair review (each move's chance to win, by the searching bot)",
+    )
     analyse.set_defaults(func=cmd_analyse)
 
     bot = commands.add_parser("bot", help="the fair bot's win rate over seeded deals")
@@ -537,6 +570,13 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     bot.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
     bot.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
+    bot.add_argument(
+        "--level",
+        choices=("fast", "search"),
+        default="fast",
+        help="fast: scores one room at a time (default); search: plays each way out "
+        "over orders of the unseen cards (stronger, about a second per game)",
+    )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
     return parser

@@ -23,6 +23,7 @@ from scoundrel.core import (
 
 if TYPE_CHECKING:
     from scoundrel.solver import Analysis
+    from scoundrel.solver.review import Review
 
 VALUE_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker"}
 
@@ -206,4 +207,47 @@ def analysis_text(result: Analysis) -> str:
             f"Better was {slip.better.token}, for example: {format_moves(slip.better_line)}"
         )
     lines.append(f"({result.nodes:,} positions searched in {result.seconds:.2f} s.)")
+    if result.review is not None and result.review.moves:
+        lines += ["", review_text(result.review)]
+    return "\n".join(lines)
+
+
+def chance_chart(chances: tuple[float, ...], rows: int = 5, ascii_only: bool = False) -> list[str]:
+    """A win-chance graph in text: one column per position, 0-100% in ``rows`` rows."""
+    full, half = ("#", ".") if ascii_only else ("█", "▄")
+    lines = []
+    for row in range(rows, 0, -1):
+        top, middle = row / rows, (row - 0.5) / rows
+        cells = "".join(full if c >= top - 1e-9 else half if c >= middle else " " for c in chances)
+        label = f"{round(top * 100):>3}%" if row in (rows, (rows + 1) // 2) else "    "
+        lines.append(f"{label} |{cells}")
+    ticks = "".join("|" if (i + 1) % 10 == 0 else "-" for i in range(len(chances)))
+    lines.append(f"  0% +{ticks}")
+    return lines
+
+
+def review_text(review: Review, ascii_only: bool = False) -> str:
+    """The fair review: the win-chance graph, the grades, the moves that gave up most."""
+    lines = [
+        "Fair review: before each move, the chance to win a player could have known "
+        f"(the searching bot, {review.playouts} playouts per move; a tick every 10 moves):"
+    ]
+    lines += chance_chart(review.chances, ascii_only=ascii_only)
+    counts = review.counts()
+    lines.append(", ".join(f"{name} {n}" for name, n in counts.items()) + ".")
+    flagged = sorted(
+        (j for j in review.moves if j.grade in ("inaccuracy", "mistake", "blunder")),
+        key=lambda j: j.loss,
+        reverse=True,
+    )
+    for judged in flagged[:5]:
+        lines.append(
+            f"Move {judged.number}, {judged.played.token}: {judged.grade}, it gave up "
+            f"{judged.loss:.0f} points ({judged.chance:.0%} to win before, "
+            f"{judged.played_chance:.0%} after it); better was {judged.better.token}."
+        )
+    if not flagged:
+        lines.append("No move gave up 5 points of win chance or more.")
+    elif len(flagged) > 5:
+        lines.append(f"({len(flagged) - 5} more in --json.)")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from .analysis import Analysis, Slip, analyse
 from .bot import Bot, BotResult, Choice, Weights, play_game, play_games
 from .hint import Hint, hint
 from .search import Cancelled, Solution, reach, solve
+from .searcher import Estimate, Search, SearchBot
 
 __all__ = [
     "Analysis",
@@ -19,7 +20,10 @@ __all__ = [
     "BotResult",
     "Cancelled",
     "Choice",
+    "Estimate",
     "Hint",
+    "Search",
+    "SearchBot",
     "Slip",
     "Solution",
     "Weights",

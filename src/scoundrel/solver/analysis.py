@@ -1,5 +1,6 @@
 """Post-game analysis: could the deal have been won, what was the best score, and where
-did the game slip?
+did the game slip? With hindsight (the solver sees every card), and fairly: the review
+(:mod:`.review`) judges each move by the chance to win a player could have known.
 
 The best reachable score can only stay the same or fall from one position of a game to the
 next, so the first move after which it fell is found by bisection: a handful of searches
@@ -15,6 +16,7 @@ from typing import Any
 
 from ..core.moves import Move
 from ..core.state import State
+from .review import Review, review
 from .search import reach, solve
 
 
@@ -57,6 +59,8 @@ class Analysis:
     """``None`` if every move kept the best score within reach."""
     nodes: int
     seconds: float
+    review: Review | None = None
+    """The fair review, when it was asked for."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +72,7 @@ class Analysis:
             "slip": self.slip.to_dict() if self.slip else None,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
+            "review": self.review.to_dict() if self.review else None,
         }
 
 
@@ -76,9 +81,11 @@ def analyse(
     moves: Sequence[Move],
     cancel: Callable[[], bool] | None = None,
     progress: Callable[[str, int], None] | None = None,
+    fair: bool = True,
 ) -> Analysis:
     """Analyse the game that went ``moves`` from ``start``. ``progress`` gets a stage
-    (``best``, ``slip``) and the node count; ``cancel`` as in :func:`~.search.solve`."""
+    (``best``, ``slip``: the node count; ``review``: the moves judged); ``cancel`` as in
+    :func:`~.search.solve`. With ``fair`` the fair review is added."""
     started = time.perf_counter()
     states = start.replay(moves)
     nodes = 0
@@ -121,6 +128,11 @@ def analyse(
         assert after.best_score is not None
         slip = Slip(high, moves[low], line[0], best, after.best_score, line)
     final = states[-1]
+    judged = None
+    if fair and moves:
+        judged = review(
+            start, moves, cancel, None if progress is None else lambda n: progress("review", n)
+        )
     return Analysis(
         solution.winnable,
         best,
@@ -130,4 +142,5 @@ def analyse(
         slip,
         nodes,
         time.perf_counter() - started,
+        judged,
     )

@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.deal import random_deal
 from ..core.kernel import (
@@ -91,55 +91,108 @@ class Bot:
     def plan(self, observation: Observation) -> Choice:
         if observation.score is not None or not observation.legal_moves:
             raise ValueError("the game is over: there is nothing to choose")
-        view = _View(observation, self.weights)
-        can_flee = any(move is FLEE for move in observation.legal_moves)
-        face = view.best_face(
-            view.room, view.heroes, view.taken, view.potions, view.help_used, view.final
+        seen = Seen.of(observation)
+        judge = seen.judge(self.weights)
+        flee, face, flee_value = judge.decide(
+            seen.room,
+            seen.heroes,
+            seen.taken,
+            seen.potions,
+            seen.help_used,
+            seen.final,
+            observation.can_flee,
+            seen.unseen,
+            seen.bottom,
+            self.samples,
         )
-        flee_value = view.flee_value(self.samples) if can_flee else None
         heroes = len(observation.heroes)
-        if flee_value is not None and (
-            face is None or flee_value > face[0] + self.weights.flee_margin
-        ):
+        if flee:
+            assert flee_value is not None
             return Choice(
                 (FLEE,), flee_value, face[0] if face else None, flee_value, (0,) * heroes, None
             )
         if face is None:  # every way through the room is fatal: die as late as possible
-            line = view.last_stand()
+            _, _, line = judge.last_stand(
+                seen.room, seen.heroes, seen.taken, seen.potions, seen.help_used, seen.final
+            )
             moves = room_moves(observation.room, line)
             return Choice(tuple(moves), -100.0, None, None, (0,) * heroes, None)
         value, line, after, _ = face
         moves = room_moves(observation.room, line)
         damage = tuple(
-            before - now for before, now in zip(view.heroes[0::3], after[0::3], strict=True)
+            before - now for before, now in zip(seen.heroes[0::3], after[0::3], strict=True)
         )
         taken = {move.card for move in moves}
         kept_code = next((c.code for c in observation.room if c not in taken), None)
         return Choice(tuple(moves), value, value, flee_value, damage, kept_code)
 
 
-class _View:
-    """One observation in search form, with what the bot's scoring needs."""
+@dataclass(frozen=True)
+class Seen:
+    """An observation in search form: what a fair player knows, as card codes."""
 
-    def __init__(self, observation: Observation, weights: Weights) -> None:
-        self.o = observation
+    rules: Rules
+    room: tuple[int, ...]
+    heroes: Heroes
+    leader: int
+    taken: int
+    potions: tuple[bool, ...]
+    help_used: bool
+    final: bool
+    fled: bool
+    unseen: tuple[int, ...]
+    """The cards never seen, sorted (never in deck order)."""
+    bottom: tuple[int, ...]
+    """The cards known to lie at the bottom of the dungeon, in order."""
+
+    @classmethod
+    def of(cls, observation: Observation) -> Seen:
+        return cls(
+            rules=observation.rules,
+            room=tuple(code(c) for c in observation.room),
+            heroes=hero_codes(observation.heroes),
+            leader=observation.leader - 1,
+            taken=observation.resolved_in_room,
+            potions=tuple(h.potion_used for h in observation.heroes),
+            help_used=observation.help_used,
+            final=observation.final_room,
+            fled=not observation.can_flee
+            and observation.resolved_in_room == 0
+            and not observation.final_room,
+            unseen=tuple(sorted(code(c) for c in observation.unseen)),
+            bottom=tuple(code(c) for c in observation.known_bottom),
+        )
+
+    def judge(self, weights: Weights) -> Judge:
+        return Judge(
+            weights,
+            self.rules.strict,
+            self.rules.coop_game,
+            self.leader,
+            self.unseen + self.bottom,
+        )
+
+
+class Judge:
+    """The fast bot's scoring of positions, in search form: ``pool`` is every card still in
+    the dungeon (unseen or known), whose counts the scoring uses. The searching bot's
+    playouts use it too, with the pool of the moment."""
+
+    def __init__(
+        self,
+        weights: Weights,
+        strict: bool,
+        coop: bool,
+        leader: int,
+        pool: tuple[int, ...],
+    ) -> None:
         self.w = weights
-        rules = observation.rules
-        self.strict = rules.strict
-        self.coop = rules.coop_game
-        self.heroes: Heroes = hero_codes(observation.heroes)
-        self.leader = observation.leader - 1
-        self.room = tuple(code(c) for c in observation.room)
-        self.taken = observation.resolved_in_room
-        self.potions = tuple(h.potion_used for h in observation.heroes)
-        self.help_used = observation.help_used
-        self.unseen = tuple(code(c) for c in observation.unseen)
-        self.bottom = tuple(code(c) for c in observation.known_bottom)
-        self.final = observation.final_room
-        pool = self.unseen + self.bottom
+        self.strict = strict
+        self.coop = coop
+        self.leader = leader
         self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
         self.pool_weapons = sum(1 for c in pool if WEAPON_BASE <= c < POTION_BASE)
-        self.pool_potions = [c - POTION_BASE for c in pool if c >= POTION_BASE]
+        self._saved: dict[tuple[int, int, int], float] = {}
 
     # ------------------------------------------------------------------ scoring
 
@@ -147,18 +200,25 @@ class _View:
         """Health the weapon in hand should still save."""
         if not weapon:
             return 0.0
+        key = (weapon, reach, carry)
+        saved = self._saved.get(key)
+        if saved is not None:
+            return saved
         monsters = self.pool_monsters
         reachable = [m for m in monsters if m < reach]
         if 0 < carry < WEAPON_BASE and carry < reach:
             reachable.append(carry)
         if not reachable:
-            return 0.0
-        # monsters likely to come before the next weapon replaces this one
-        before_next = (len(monsters) + 1) / (self.pool_weapons + 1)
-        uses = min(len(reachable), before_next)
-        reachable.sort(reverse=True)
-        top = reachable[: max(1, round(uses))]
-        return sum(min(m, weapon) for m in top) * uses / len(top)
+            saved = 0.0
+        else:
+            # monsters likely to come before the next weapon replaces this one
+            before_next = (len(monsters) + 1) / (self.pool_weapons + 1)
+            uses = min(len(reachable), before_next)
+            reachable.sort(reverse=True)
+            top = reachable[: max(1, round(uses))]
+            saved = sum(min(m, weapon) for m in top) * uses / len(top)
+        self._saved[key] = saved
+        return saved
 
     def worth(self, cards: tuple[int, ...]) -> float:
         """What cards still to come are expected to be worth, in health."""
@@ -183,6 +243,30 @@ class _View:
 
     # ------------------------------------------------------------------ choices
 
+    def decide(
+        self,
+        room: tuple[int, ...],
+        heroes: Heroes,
+        taken: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
+        final: bool,
+        can_flee: bool,
+        unseen: tuple[int, ...],
+        bottom: tuple[int, ...],
+        samples: int,
+    ) -> tuple[bool, tuple[float, Line, Heroes, int] | None, float | None]:
+        """The fast bot's decision in a room: (flee?, the best way to face it, the value
+        of a flee). ``unseen`` must be in canonical (sorted) order: the sample rooms for
+        the flee are drawn from a generator seeded by what is seen, so the same position
+        always gets the same answer."""
+        face = self.best_face(room, heroes, taken, potions, help_used, final)
+        if not can_flee:
+            return False, face, None
+        rng = random.Random(repr((room, heroes, unseen, bottom)))
+        flee_value = self.flee_value(room, heroes, unseen, bottom, samples, rng)
+        return face is None or flee_value > face[0] + self.w.flee_margin, face, flee_value
+
     def best_face(
         self,
         room: tuple[int, ...],
@@ -198,51 +282,78 @@ class _View:
         expansion.run(room, n, heroes, self.leader, potions, help_used)
         best: tuple[float, Line, Heroes, int] | None = None
         for (rest, after), line in expansion.outcomes.items():
-            if final:  # the game is won: its score (S13, C10)
-                if self.coop:
-                    score = coop_score(True, after[0], after[3], 0, 0)
-                else:
-                    score = solo_score(True, after[0], expansion.last[(rest, after)], 0, 0, False)
-                value = float(score)
+            if final:
+                value = float(self.won(after, expansion.last[(rest, after)]))
             else:
                 value = self.value(after, rest[0] if rest else 0)
             if best is None or value > best[0]:
                 best = (value, line, after, rest[0] if rest else 0)
         return best
 
-    def last_stand(self) -> Line:
-        """A fatal line that slays as much as it can before the end."""
-        expansion = Expansion(self.strict, self.coop, True)
-        n = to_resolve(len(self.room), self.taken, self.final)
-        expansion.run(self.room, n, self.heroes, self.leader, self.potions, self.help_used)
-        _, line = max(((len(line), sum(after[0::3])), line) for after, _, line in expansion.deaths)
-        return line
+    def won(self, heroes: Heroes, last_potion: int) -> int:
+        """The score of a game won with ``heroes`` (S13, C10)."""
+        if self.coop:
+            return coop_score(True, heroes[0], heroes[3], 0, 0)
+        return solo_score(True, heroes[0], last_potion, 0, 0, False)
 
-    def flee_value(self, samples: int) -> float:
+    def last_stand(
+        self,
+        room: tuple[int, ...],
+        heroes: Heroes,
+        taken: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
+        final: bool,
+    ) -> tuple[Heroes, tuple[int, ...], Line]:
+        """A fatal line that slays as much as it can before the end: (heroes, rest, line)."""
+        expansion = Expansion(self.strict, self.coop, True)
+        n = to_resolve(len(room), taken, final)
+        expansion.run(room, n, heroes, self.leader, potions, help_used)
+        return max(
+            expansion.deaths, key=lambda death: (len(death[2]), sum(death[0][0::3]), death[2])
+        )
+
+    def flee_value(
+        self,
+        room: tuple[int, ...],
+        heroes: Heroes,
+        unseen: tuple[int, ...],
+        bottom: tuple[int, ...],
+        samples: int,
+        rng: random.Random,
+    ) -> float:
         """The average value of facing a room dealt from the unseen cards after a flee."""
-        hidden = list(self.unseen)
-        if len(hidden) < ROOM_SIZE:
+        if len(unseen) < ROOM_SIZE:
             # the next room would hold the fled cards themselves, in a known order
-            hidden_room = tuple(hidden) + (self.bottom + self.room)[: 4 - len(hidden)]
-            rooms = [hidden_room]
+            rooms = [tuple(unseen) + (bottom + room)[: ROOM_SIZE - len(unseen)]]
         else:
-            rng = random.Random(repr((self.room, self.heroes, self.unseen, self.bottom)))
-            rooms = [tuple(rng.sample(hidden, ROOM_SIZE)) for _ in range(samples)]
+            rooms = [tuple(rng.sample(unseen, ROOM_SIZE)) for _ in range(samples)]
         total = 0.0
-        fresh = (False,) * len(self.potions)
+        fresh = (False,) * (len(heroes) // 3)
         # the fled room is still to come; the sampled room is no longer
-        fled = self.worth(self.room)
-        for room in rooms:
+        fled = self.worth(room)
+        for next_room in rooms:
             # a flee leaves cards in the dungeon, so the next room is not the final one
-            face = self.best_face(room, self.heroes, 0, fresh, False, False)
+            face = self.best_face(next_room, heroes, 0, fresh, False, False)
             if face is None:
                 total -= 100.0
             else:
-                total += face[0] + fled - self.worth(room)
+                total += face[0] + fled - self.worth(next_room)
         return total / len(rooms)
 
 
-def play_game(bot: Bot, state: State) -> State:
+class Plan(Protocol):
+    @property
+    def moves(self) -> tuple[Move, ...]: ...
+
+
+class Player(Protocol):
+    """A fair bot: it plans the rest of a room from an observation."""
+
+    def plan(self, observation: Observation) -> Plan: ...
+
+
+def play_game(bot: Player, state: State) -> State:
     """Play a whole game from ``state`` with ``bot`` (it sees only observations)."""
     while not state.is_over:
         for move in bot.plan(state.observation(state.leader)).moves:
@@ -308,7 +419,7 @@ def play_games(
     games: int,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
-    bot: Bot | None = None,
+    bot: Player | None = None,
 ) -> BotResult:
     """Play the seeded deals ``seed`` .. ``seed + games - 1``."""
     bot = bot or Bot()

@@ -1,4 +1,9 @@
-"""Hints: the fair bot's move for a position, with why (what it costs, what it keeps).
+"""Hints: the searching bot's move for a position, why, and each legal move's chance to win.
+
+A move's chance to win is the share of games won when it is played, then the rest of the
+room as the best way that starts with it, then the rest of the game by the fast bot's
+judgement, over many orders of the unseen cards (every order when five or fewer are left:
+then it is exact). It is a fair estimate: it never uses the dungeon's real order.
 
 Interfaces show :meth:`Hint.text` (English) or build their own sentence from the stable
 ``reason`` code and the fields, as the browser does in every language.
@@ -6,12 +11,36 @@ Interfaces show :meth:`Hint.text` (English) or build their own sentence from the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.cards import Kind
 from ..core.moves import Move
 from ..core.observation import Observation
-from .bot import Bot
+from .searcher import Estimate, SearchBot
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One legal move's chance to win, from the best way that starts with it."""
+
+    move: Move
+    estimate: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.estimate.interval
+        return {
+            "move": self.move.token,
+            "chance": round(self.estimate.chance, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "mean_score": round(self.estimate.mean_score, 2),
+            "games": self.estimate.games,
+            "exact": self.estimate.exact,
+        }
+
+    def text(self) -> str:
+        return f"{describe(self.move)}: {percent(self.estimate)}"
 
 
 @dataclass(frozen=True)
@@ -20,20 +49,26 @@ class Hint:
     plan: tuple[Move, ...]
     """The bot's plan for the rest of the room, starting with :attr:`move`."""
     reason: str
-    """``flee``: the room looks worse than what a flee would bring; ``face``: the plan is
-    the best way through the room; ``final``: the best way to end the game;
+    """``flee``: a flee wins more often than any way through the room; ``face``: the plan
+    is the best way through the room; ``final``: the best way to end the game;
     ``doomed``: every way through is fatal, the plan slays as much as it can."""
     health: tuple[tuple[int, int], ...]
     """Each hero's health before and after the plan."""
     kept: str | None
     """The card the plan leaves in the room for the next one."""
+    chances: tuple[Chance, ...] = ()
+    """Every legal move's chance to win, best first."""
 
     def text(self) -> str:
+        return self.advice() + ("\n" + self.chances_text() if self.chances else "")
+
+    def advice(self) -> str:
         plan = " ".join(move.token for move in self.plan)
         if self.reason == "flee":
             return (
-                "Hint: F. Flee: facing this room costs more than the rooms a flee is likely "
-                "to bring, and its cards go to the bottom of the dungeon."
+                "Hint: F. Flee: played out over the orders the unseen cards may lie in, a "
+                "flee wins more often than any way through this room. Its cards go to the "
+                "bottom of the dungeon."
             )
         if self.reason == "doomed":
             return (
@@ -55,6 +90,12 @@ class Hint:
         kept = f", and {self.kept} stays for the next room" if self.kept else ""
         return f"Hint: {self.move.token}. Plan for this room: {plan}; {cost}{kept}."
 
+    def chances_text(self) -> str:
+        """One line per legal move: its chance to win (with its error bar)."""
+        lines = ["Chances to win:"]
+        lines += [f"  {chance.text()}" for chance in self.chances]
+        return "\n".join(lines)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": self.move.token,
@@ -62,27 +103,74 @@ class Hint:
             "reason": self.reason,
             "health": [list(pair) for pair in self.health],
             "kept": self.kept,
+            "chances": [chance.to_dict() for chance in self.chances],
             "text": self.text(),
         }
 
 
-def hint(observation: Observation, bot: Bot | None = None) -> Hint:
-    """The fair bot's advice for ``observation`` (never the deck order: it cannot see it)."""
-    choice = (bot or Bot()).plan(observation)
-    before = tuple(hero.health for hero in observation.heroes)
-    if choice.moves[0].is_flee:
-        reason = "flee"
-    elif choice.face_value is None:
-        reason = "doomed"
-    elif observation.final_room:
-        reason = "final"
+def percent(estimate: Estimate) -> str:
+    """``34% to win (±8)`` or, when exact, ``34% to win (exact)``."""
+    chance = round(estimate.chance * 100)
+    if estimate.exact:
+        return f"{chance}% to win (exact)"
+    low, high = estimate.interval
+    margin = round(max(estimate.chance - low, high - estimate.chance) * 100)
+    return f"{chance}% to win (±{margin})"
+
+
+def describe(move: Move) -> str:
+    """A move in a few English words: ``Fight K♠ with the weapon``."""
+    card = move.card
+    if card is None:
+        return "Flee"
+    if card.kind is Kind.WEAPON:
+        text = f"Take {card.symbol}"
+    elif card.kind is Kind.POTION:
+        text = f"Drink {card.symbol}"
     else:
-        reason = "face"
-    after = tuple(b - d for b, d in zip(before, choice.damage, strict=True))
+        text = f"Fight {card.symbol} " + ("with the weapon" if move.weapon else "bare-handed")
+    if move.help:
+        text = "Give " + text[0].lower() + text[1:] + " (the partner's help card)"
+    return text
+
+
+def hint(
+    observation: Observation,
+    bot: SearchBot | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> Hint:
+    """The searching bot's advice for ``observation`` (never the deck order: it cannot see
+    it), with every legal move's chance to win."""
+    search = (bot or SearchBot()).search(observation, every_move=True, cancel=cancel)
+    best = search.best
+    before = tuple(hero.health for hero in observation.heroes)
+    way = best.way
+    if way.flee:
+        reason = "flee"
+        after = before
+    else:
+        after = tuple(way.heroes[0::3])
+        if way.fatal:
+            reason = "doomed"
+        elif observation.final_room:
+            reason = "final"
+        else:
+            reason = "face"
+    taken = {move.card for move in best.moves}
+    kept = None
+    if reason == "face":
+        kept = next((c.code for c in observation.room if c not in taken), None)
+    chances = []
+    for move in observation.legal_moves:
+        estimate = search.of(move)
+        if estimate is not None:
+            chances.append(Chance(move, estimate))
+    chances.sort(key=lambda c: (c.estimate.chance, c.estimate.mean_score), reverse=True)
     return Hint(
-        choice.moves[0],
-        choice.moves,
+        best.move,
+        best.moves,
         reason,
         tuple(zip(before, after, strict=True)),
-        choice.kept,
+        kept,
+        tuple(chances),
     )

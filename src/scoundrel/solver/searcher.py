@@ -1,0 +1,396 @@
+"""The searching fair bot: it plays from the observation only, by playing the game out
+many times over orders of the unseen cards.
+
+At the start of a room (or wherever it is asked) it lists the ways to go on: every way
+through the rest of the room that no other way beats on health, weapon and reach while
+keeping the same card (the solver's own room expansion), and the flee. For each it deals
+the unseen cards in many random orders (the known bottom of the dungeon stays where it is)
+and plays each game out to the end with the fast bot's judgement (:class:`~.bot.Judge`),
+which sees only what a player would see in that game. A way's chance to win is the share
+of those games won; the same orders are used for every way, so their differences are not
+luck of the deal. The most promising ways get more games (successive halving).
+
+The orders are drawn from a generator seeded by the observation itself, so a position
+always gets the same answer, whatever the real order of the dungeon.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.kernel import ROOM_SIZE, ROOM_TAKES, WEAPON_BASE, coop_score, solo_score
+from ..core.moves import FLEE, Move
+from ..core.observation import Observation
+from .bot import Judge, Seen, Weights, wilson
+from .model import (
+    FLEE_MOVE,
+    HELP,
+    WITH_WEAPON,
+    Expansion,
+    Heroes,
+    Line,
+    code,
+    dominates,
+    room_moves,
+)
+from .search import Cancelled
+
+PLAYOUTS = 32
+"""Games played out for the best way at each decision (fewer for the others)."""
+FLEE_SAMPLES = 3
+"""Sample rooms the playouts deal themselves to judge a flee (the fast bot uses 12)."""
+EXACT = 4
+"""Every order of the unseen cards is played out when there are at most this many times
+:data:`PLAYOUTS` of them (five cards or fewer by default)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """How a way to go on fared in the playouts."""
+
+    way: Way
+    moves: tuple[Move, ...]
+    games: int
+    wins: int
+    total_score: int
+    exact: bool
+    """Whether every order of the unseen cards was played (no sampling error)."""
+
+    @property
+    def chance(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% (Wilson) interval of :attr:`chance` (the chance itself when exact)."""
+        if self.exact:
+            return self.chance, self.chance
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def move(self) -> Move:
+        return self.moves[0]
+
+    @property
+    def line(self) -> Line:
+        """The way in search form (``(FLEE_MOVE,)`` for a flee)."""
+        return self.way.line
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "move": self.move.token,
+            "plan": [m.token for m in self.moves],
+            "chance": round(self.chance, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "mean_score": round(self.mean_score, 2),
+            "games": self.games,
+            "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True)
+class Search:
+    """What the searching bot found: every way it weighed, best first."""
+
+    estimates: tuple[Estimate, ...]
+
+    @property
+    def best(self) -> Estimate:
+        return self.estimates[0]
+
+    def of(self, move: Move) -> Estimate | None:
+        """The best way weighed that starts with ``move`` (or with a move alike: the same
+        value of card, played the same way); ``None`` if no way weighed starts so."""
+        item = FLEE_MOVE if move.is_flee else search_item(move)
+        found = [e for e in self.estimates if e.line[0] == item]
+        return max(found, key=lambda e: (e.chance, e.mean_score), default=None)
+
+
+class SearchBot:
+    """``SearchBot().choose(observation)`` gives a move; :meth:`search` says how each way
+    to go on fared."""
+
+    def __init__(
+        self,
+        playouts: int = PLAYOUTS,
+        weights: Weights | None = None,
+        flee_samples: int = FLEE_SAMPLES,
+        ways: int = 8,
+    ) -> None:
+        self.playouts = playouts
+        self.weights = weights or Weights()
+        self.flee_samples = flee_samples
+        self.ways = ways
+        """Ways kept for the playouts after the fast judgement's first sort."""
+
+    def choose(self, observation: Observation) -> Move:
+        return self.search(observation).best.move
+
+    def plan(self, observation: Observation) -> Estimate:
+        """The best way found: its moves are the rest of the room (or a flee)."""
+        return self.search(observation).best
+
+    def search(
+        self,
+        observation: Observation,
+        every_move: bool = False,
+        cancel: Callable[[], bool] | None = None,
+    ) -> Search:
+        """Weigh the ways to go on from ``observation``. With ``every_move`` each legal
+        move gets at least its best way (for hints); otherwise only the most promising."""
+        if observation.score is not None or not observation.legal_moves:
+            raise ValueError("the game is over: there is nothing to choose")
+        seen = Seen.of(observation)
+        ways = self._ways(seen, observation.can_flee, every_move)
+        orders, exact = self._orders(seen)
+        total = len(orders)
+        results: dict[Way, list[tuple[bool, int]]] = {way: [] for way in ways}
+        alive = list(ways)
+        played = 0
+        # successive halving: every way gets the first games, the better half more
+        rounds = max(1, int(math.log2(max(1, len(alive)))))
+        step = total if exact or len(alive) == 1 else max(4, total >> rounds)
+        while True:
+            target = min(total, played + step)
+            for way in alive:
+                games = results[way]
+                for i in range(played, target):
+                    if cancel is not None and cancel():
+                        raise Cancelled
+                    games.append(_play_out(seen, way, orders[i], self))
+            played = target
+            if played >= total:
+                break
+            alive.sort(key=lambda way: _utility(results[way]), reverse=True)
+            if not every_move:
+                alive = alive[: max(1, (len(alive) + 1) // 2)]
+            step = played
+        estimates = []
+        for way, games in results.items():
+            moves = (FLEE,) if way.flee else tuple(room_moves(observation.room, way.line))
+            estimates.append(
+                Estimate(
+                    way,
+                    moves,
+                    len(games),
+                    sum(1 for won, _ in games if won),
+                    sum(score for _, score in games),
+                    exact,
+                )
+            )
+        estimates.sort(key=lambda e: (e.games, e.chance, e.mean_score), reverse=True)
+        return Search(tuple(estimates))
+
+    def _orders(self, seen: Seen) -> tuple[list[tuple[int, ...]], bool]:
+        """The dungeons to play out: every order of the unseen cards when there are few
+        enough (the chances are then exact), else :attr:`playouts` random ones drawn from
+        a generator seeded by the observation. The known bottom stays below them."""
+        unseen = seen.unseen
+        if math.factorial(len(unseen)) <= EXACT * self.playouts:
+            return [order + seen.bottom for order in itertools.permutations(unseen)], True
+        rng = random.Random(
+            repr((seen.room, seen.heroes, unseen, seen.bottom, seen.taken, seen.leader))
+        )
+        orders = []
+        for _ in range(self.playouts):
+            order = list(unseen)
+            rng.shuffle(order)
+            orders.append((*order, *seen.bottom))
+        return orders, False
+
+    def _ways(self, seen: Seen, can_flee: bool, every_move: bool) -> list[Way]:
+        """The ways worth playing out: the best few by the fast judgement, the flee, and
+        with ``every_move`` the best way that starts with each legal move."""
+        judge = seen.judge(self.weights)
+        kind = _FirstMoves if every_move else Expansion
+        expansion = kind(seen.rules.strict, seen.rules.coop_game, True)
+        expansion.run(
+            seen.room, _to_resolve(seen), seen.heroes, seen.leader, seen.potions, seen.help_used
+        )
+
+        def value(rest: tuple[int, ...], after: Heroes, last: int) -> float:
+            if seen.final:
+                return float(judge.won(after, last))
+            return judge.value(after, rest[0] if rest else 0)
+
+        scored = sorted(
+            (
+                (value(rest, after, expansion.last[(rest, after)]), line, rest, after)
+                for (rest, after), line in expansion.outcomes.items()
+            ),
+            key=lambda item: item[0],
+            reverse=True,
+        )
+        ways: list[Way] = []
+        for _, line, rest, after in scored:
+            if not any(k.rest == rest and dominates(k.heroes, after) for k in ways):
+                ways.append(Way(line, after, rest, expansion.last[(rest, after)], False))
+        del ways[self.ways :]
+        if not scored:  # every way through is fatal: the one that slays most first
+            after, rest, line = judge.last_stand(
+                seen.room, seen.heroes, seen.taken, seen.potions, seen.help_used, seen.final
+            )
+            ways.append(Way(line, after, rest, 0, True))
+        if isinstance(expansion, _FirstMoves):
+            for _, _, line in expansion.deaths:
+                expansion.firsts.setdefault(line[0], {})
+            firsts = {way.line[0] for way in ways}
+            for first, outcomes in expansion.firsts.items():
+                if first in firsts:
+                    continue
+                if outcomes:
+                    (rest, after), (line, last) = max(
+                        outcomes.items(), key=lambda item: value(item[0][0], item[0][1], item[1][1])
+                    )
+                    ways.append(Way(line, after, rest, last, False))
+                else:  # every line that starts so is fatal
+                    after, rest, line = max(
+                        (d for d in expansion.deaths if d[2][0] == first),
+                        key=lambda death: (len(death[2]), sum(death[0][0::3])),
+                    )
+                    ways.append(Way(line, after, rest, 0, True))
+        if can_flee:
+            ways.append(Way((FLEE_MOVE,), seen.heroes, (), 0, False))
+        return ways
+
+
+class _FirstMoves(Expansion):
+    """A room expansion that also keeps, for each first move, every outcome reached by
+    the lines that start with it (the plain expansion keeps one line per outcome, so a
+    move such as drinking a potion first can vanish behind a line that drinks it later)."""
+
+    __slots__ = ("firsts",)
+
+    def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
+        super().__init__(strict, coop, want_deaths)
+        self.firsts: dict[int, dict[tuple[tuple[int, ...], Heroes], tuple[Line, int]]] = {}
+
+    def _done(self, room: tuple[int, ...], heroes: Heroes, line: Line, potion: int) -> None:
+        super()._done(room, heroes, line, potion)
+        outcomes = self.firsts.setdefault(line[0], {})
+        key = (room, heroes)
+        if key not in outcomes or potion > outcomes[key][1]:
+            outcomes[key] = (line, potion)
+
+
+def search_item(move: Move) -> int:
+    """The search form of a card move (see :mod:`.model`)."""
+    assert move.card is not None
+    return code(move.card) | (WITH_WEAPON if move.weapon else 0) | (HELP if move.help else 0)
+
+
+def _utility(games: list[tuple[bool, int]]) -> tuple[float, float]:
+    if not games:
+        return 0.0, 0.0
+    return sum(1 for won, _ in games if won) / len(games), sum(s for _, s in games) / len(games)
+
+
+def _to_resolve(seen: Seen) -> int:
+    room = len(seen.room)
+    return room if seen.final else ROOM_TAKES - seen.taken
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way to go on: a line through the rest of the room and where it leaves the
+    heroes, or the flee."""
+
+    line: Line
+    heroes: Heroes
+    rest: tuple[int, ...]
+    """The cards the line leaves in the room."""
+    last_potion: int
+    fatal: bool
+
+    @property
+    def flee(self) -> bool:
+        return self.line == (FLEE_MOVE,)
+
+
+def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) -> tuple[bool, int]:
+    """Play ``way`` in a game whose dungeon is ``dungeon`` (in order), then the rest of
+    the game with the fast judgement, which sees only what a player would. Returns
+    (won, score)."""
+    rules = seen.rules
+    strict, coop = rules.strict, rules.coop_game
+    only = rules.death_score == "dungeon-only"
+    weights = bot.weights
+    leader = seen.leader
+    known = len(seen.bottom)
+    if way.flee:
+        heroes = seen.heroes
+        below = dungeon + seen.room
+        room, dungeon, fled = below[:ROOM_SIZE], below[ROOM_SIZE:], True
+        known = min(len(dungeon), known + len(seen.room))
+    else:
+        heroes = way.heroes
+        if way.fatal:
+            return False, _dead(heroes, way.rest, dungeon, coop, only)
+        if seen.final:
+            return True, _won(heroes, way.last_potion, coop)
+        room = (*way.rest, *dungeon[:ROOM_TAKES])
+        dungeon = dungeon[ROOM_TAKES:]
+        known = min(known, len(dungeon))
+        fled = False
+        if coop:
+            leader ^= 1  # C3
+    fresh = (False,) * (len(heroes) // 3)
+    while True:
+        final = not dungeon
+        judge = Judge(weights, strict, coop, leader, dungeon)
+        split = len(dungeon) - known
+        flee, face, _ = judge.decide(
+            room,
+            heroes,
+            0,
+            fresh,
+            False,
+            final,
+            not fled and not final,  # S5
+            tuple(sorted(dungeon[:split])),
+            dungeon[split:],
+            bot.flee_samples,
+        )
+        if flee:
+            below = dungeon + room
+            room, dungeon, fled = below[:ROOM_SIZE], below[ROOM_SIZE:], True
+            known = min(len(dungeon), known + ROOM_SIZE)
+            continue
+        if face is None:
+            after, rest, _ = judge.last_stand(room, heroes, 0, fresh, False, final)
+            return False, _dead(after, rest, dungeon, coop, only)
+        value, _, heroes, carry = face
+        if final:
+            return True, int(value)
+        room = (carry, *dungeon[:ROOM_TAKES])
+        dungeon = dungeon[ROOM_TAKES:]
+        known = min(known, len(dungeon))
+        fled = False
+        if coop:
+            leader ^= 1  # C3
+
+
+def _won(heroes: Heroes, last_potion: int, coop: bool) -> int:
+    if coop:
+        return coop_score(True, heroes[0], heroes[3], 0, 0)  # C10
+    return solo_score(True, heroes[0], last_potion, 0, 0, False)  # S13
+
+
+def _dead(
+    heroes: Heroes, rest: tuple[int, ...], dungeon: tuple[int, ...], coop: bool, only: bool
+) -> int:
+    in_dungeon = sum(c for c in dungeon if c < WEAPON_BASE)
+    in_room = sum(c for c in rest if c < WEAPON_BASE)
+    if coop:
+        return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)  # C10
+    return solo_score(False, heroes[0], 0, in_dungeon, in_room, only)  # S13

@@ -1,0 +1,184 @@
+"""The searching fair bot: its chances are what the rules core gives when every order of
+the unseen cards is played out, its samples agree with those exact values, it never looks
+at the dungeon's order, and it plays legal, whole games."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
+from test_bot import shuffled_hidden
+
+from scoundrel.core import Move, Rules, State, Status, random_deal
+from scoundrel.solver import Bot, SearchBot, play_game
+from scoundrel.solver.bot import Seen, wilson
+from scoundrel.solver.searcher import FLEE_SAMPLES, _play_out, search_item
+
+
+def late(rules: Rules, seed: int, unseen: int) -> tuple[State, tuple[Move, ...]] | None:
+    """The first position of a seeded game with at most ``unseen`` cards never seen."""
+    for state, moves in walk(rules, seed, randomness=0.3):
+        if state.is_over:
+            return None
+        if len(state.observation(state.leader).unseen) <= unseen:
+            return state, moves
+    return None
+
+
+def core_chance(
+    rules: Rules, seed: int, moves: tuple[Move, ...], way: tuple[Move, ...]
+) -> tuple[int, int, int]:
+    """(orders won, orders, total score) when ``way`` is played and then the fast bot (with
+    the playouts' flee samples) finishes the game, over every order of the unseen cards,
+    computed with the rules core alone."""
+    deck = random_deal(rules, seed)
+    state = play(State.new(rules, deck), moves)
+    unseen = state.observation(state.leader).unseen
+    cut = len(deck) - len(unseen)
+    bot = Bot(samples=FLEE_SAMPLES)
+    won = total = games = 0
+    for order in itertools.permutations(deck[cut:]):
+        s = play(State.new(rules, (*deck[:cut], *order)), moves)
+        for move in way:
+            s = s.apply(move)
+            if s.is_over:
+                break
+        end = play_game(bot, s)
+        won += end.status is Status.WON
+        total += end.score or 0
+        games += 1
+    return won, games, total
+
+
+@pytest.mark.parametrize(
+    ("rules", "seeds"),
+    [(SOLO, range(0, 4)), (LENIENT, range(4, 6)), (COOP, range(0, 2))],
+    ids=["solo", "lenient", "coop"],
+)
+def test_exact_chances_are_the_cores(rules: Rules, seeds: range) -> None:
+    """With five unseen cards or fewer every order is played out, so each way's chance and
+    mean score are exact: they equal what the rules core gives for the same way and the
+    same finishing play over every order (the compact playouts cannot drift from the
+    rules)."""
+    checked = 0
+    for seed in seeds:
+        found = late(rules, seed, 4)
+        if found is None:
+            continue
+        state, moves = found
+        result = SearchBot().search(state.observation(state.leader), every_move=True)
+        for estimate in result.estimates:
+            assert estimate.exact
+            assert estimate.interval == (estimate.chance, estimate.chance)
+            won, games, total = core_chance(rules, seed, moves, estimate.moves)
+            assert (estimate.wins, estimate.games, estimate.total_score) == (won, games, total)
+            checked += 1
+    assert checked >= 4
+
+
+def test_sampled_chances_agree_with_the_exact_ones() -> None:
+    """With more unseen cards the chances are sampled: each lies within its sampling error
+    of the exact share over every order (computed by playing every order out)."""
+    compared = 0
+    for seed in range(3):
+        found = late(SOLO, seed, 6)
+        if found is None:
+            continue
+        state, _ = found
+        seen_obs = state.observation(state.leader)
+        if len(seen_obs.unseen) < 6:
+            continue
+        bot = SearchBot(playouts=48)
+        result = bot.search(seen_obs, every_move=True)
+        seen = Seen.of(seen_obs)
+        orders = list(itertools.permutations(seen.unseen))
+        assert len(orders) == math.factorial(6)
+        for estimate in result.estimates:
+            assert not estimate.exact
+            way = next(
+                w for w in bot._ways(seen, seen_obs.can_flee, True) if w.line == estimate.line
+            )
+            wins = sum(_play_out(seen, way, order + seen.bottom, bot)[0] for order in orders)
+            exact = wins / len(orders)
+            low, high = wilson(estimate.wins, estimate.games, z=3.29)  # 99.9%
+            assert low <= exact <= high, (estimate.moves, estimate.chance, exact)
+            compared += 1
+    assert compared >= 3
+
+
+@pytest.mark.parametrize(("rules", "seed"), [(SOLO, 3), (COOP, 1)], ids=["solo", "coop"])
+def test_choices_do_not_depend_on_the_hidden_order(rules: Rules, seed: int) -> None:
+    """Fairness: with the unseen cards permuted the observation is the same, and so is
+    everything the search finds (its samples are seeded from the observation)."""
+    deck = random_deal(rules, seed)
+    compared = 0
+    for state, moves in walk(rules, seed, randomness=0.3):
+        if state.is_over or len(moves) % 4:
+            continue
+        other = shuffled_hidden(rules, deck, moves, seed * 1000 + len(moves))
+        seen = state.observation(state.leader)
+        assert other.observation(state.leader) == seen
+        bot = SearchBot(playouts=8)
+        assert bot.search(other.observation(state.leader)) == bot.search(seen)
+        compared += 1
+    assert compared >= 5
+
+
+@pytest.mark.parametrize("rules", [SOLO, COOP], ids=["solo", "coop"])
+def test_every_legal_move_gets_a_chance(rules: Rules) -> None:
+    """For hints each legal move is weighed: the best way that starts with it (a potion
+    drunk first included, though its outcomes are also reached by drinking it later)."""
+    for state, _ in itertools.islice(walk(rules, 2, randomness=0.4), 0, 40, 5):
+        if state.is_over:
+            continue
+        result = SearchBot(playouts=8).search(state.observation(state.leader), every_move=True)
+        for move in state.legal_moves:
+            estimate = result.of(move)
+            assert estimate is not None, move
+            assert estimate.line[0] == (estimate.line[0] if move.is_flee else search_item(move))
+
+
+def test_plans_are_legal_and_games_end() -> None:
+    """The plan is a flee alone or exactly the cards left to resolve, every move legal."""
+    bot = SearchBot(playouts=8)
+    for state, _ in itertools.islice(walk(SOLO, 7, randomness=0.4), 0, 45, 3):
+        if state.is_over:
+            continue
+        plan = bot.plan(state.observation(state.leader))
+        if plan.move.is_flee:
+            assert plan.moves == (plan.move,)
+            assert plan.move in state.legal_moves
+            continue
+        end = state
+        for move in plan.moves:
+            assert move in end.legal_moves
+            end = end.apply(move)
+        assert end.is_over or len(plan.moves) == cards_to_resolve(state)
+    for rules in (SOLO, COOP):
+        end = play_game(bot, State.new(rules, random_deal(rules, 11)))
+        assert end.is_over
+
+
+def test_the_search_beats_the_fast_bot_on_a_hand_of_seeds() -> None:
+    """Not a benchmark (that is ``scoundrel bot --level search``), a sanity check on eight
+    fixed deals: searching wins at least as often as scoring one room at a time."""
+    rules = SOLO
+    fast = sum(
+        play_game(Bot(), State.new(rules, random_deal(rules, s))).status is Status.WON
+        for s in range(20, 28)
+    )
+    search = sum(
+        play_game(SearchBot(playouts=12), State.new(rules, random_deal(rules, s))).status
+        is Status.WON
+        for s in range(20, 28)
+    )
+    assert search >= fast
+
+
+def test_a_finished_game_has_nothing_to_search() -> None:
+    state = State.new(SOLO, random_deal(SOLO, 0))
+    end = play_game(Bot(), state)
+    with pytest.raises(ValueError, match="game is over"):
+        SearchBot().search(end.observation(1))
