@@ -202,6 +202,10 @@ def test_hint_shows_the_bots_move_and_why_and_plays_nothing() -> None:
     first = hints[0].split()[1].rstrip(".")
     assert game.state.is_legal(first)  # the bot's move is legal here
     assert "health" in hints[0] or "Flee" in hints[0]
+    # each legal move's chance to win, one line each: "  Fight K♠ bare-handed: 34% to win (±9)"
+    chances = hints[0].split("Chances to win:\n")[1].splitlines()
+    assert len(chances) == len(game.state.legal_moves)
+    assert all("% to win (" in line for line in chances)
     assert not game.moves  # a hint plays nothing
     assert session.hints == 2
 

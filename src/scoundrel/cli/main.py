@@ -303,8 +303,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def _player(level: str) -> Player:
     from scoundrel.solver import Bot, SearchBot
+    from scoundrel.solver.bot import RandomPlayer
 
-    return SearchBot() if level == "search" else Bot()
+    if level == "search":
+        return SearchBot()
+    return RandomPlayer() if level == "random" else Bot()
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -375,7 +378,7 @@ def _bot_jobs(
     from scoundrel.solver.bot import BotResult as Result
     from scoundrel.solver.bot import play_games
 
-    most = 500 if level == "fast" else 20  # a searched game takes about a second
+    most = 20 if level == "search" else 500  # a searched game takes about a second
     chunk = max(1, min(most, games // (jobs * 4) or 1))
     starts = range(seed, seed + games, chunk)
     total = Result(0, 0, 0, 0.0)
@@ -572,10 +575,11 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
     bot.add_argument(
         "--level",
-        choices=("fast", "search"),
+        choices=("fast", "search", "random"),
         default="fast",
         help="fast: scores one room at a time (default); search: plays each way out "
-        "over orders of the unseen cards (stronger, about a second per game)",
+        "over orders of the unseen cards (stronger, about a second per game); random: a "
+        "uniformly random legal move (a baseline)",
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)

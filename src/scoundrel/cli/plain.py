@@ -149,10 +149,13 @@ class PlainGame:
         self.write("Analysing (Ctrl+C stops)...")
         shown = [time.monotonic()]
 
-        def progress(_stage: str, nodes: int) -> None:
+        def progress(stage: str, count: int) -> None:
             if time.monotonic() - shown[0] >= 2:
                 shown[0] = time.monotonic()
-                self.write(f"  ... {nodes:,} positions searched")
+                if stage == "review":
+                    self.write(f"  ... fair review: {count} of {len(game.moves)} moves judged")
+                else:
+                    self.write(f"  ... {count:,} positions searched")
 
         try:
             result = analyse(game.start, game.moves, progress=progress)

@@ -353,6 +353,20 @@ class Player(Protocol):
     def plan(self, observation: Observation) -> Plan: ...
 
 
+@dataclass(frozen=True)
+class _Single:
+    moves: tuple[Move, ...]
+
+
+class RandomPlayer:
+    """A baseline: a uniformly random legal move, drawn from a generator seeded by the
+    observation (so a game is the same every time it is played)."""
+
+    def plan(self, observation: Observation) -> Plan:
+        rng = random.Random(repr(observation))
+        return _Single((rng.choice(observation.legal_moves),))
+
+
 def play_game(bot: Player, state: State) -> State:
     """Play a whole game from ``state`` with ``bot`` (it sees only observations)."""
     while not state.is_over:

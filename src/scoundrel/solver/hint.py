@@ -18,7 +18,7 @@ from typing import Any
 from ..core.cards import Kind
 from ..core.moves import Move
 from ..core.observation import Observation
-from .searcher import Estimate, SearchBot
+from .searcher import Estimate, SearchBot, advice_playouts
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,11 @@ def describe(move: Move) -> str:
         text = f"Drink {card.symbol}"
     else:
         text = f"Fight {card.symbol} " + ("with the weapon" if move.weapon else "bare-handed")
-    if move.help:
-        text = "Give " + text[0].lower() + text[1:] + " (the partner's help card)"
+    if move.help:  # C5: the partner resolves it
+        if card.kind is Kind.MONSTER:
+            how = "with their weapon" if move.weapon else "bare-handed"
+            return f"Give {card.symbol} to the partner, who fights it {how}"
+        return f"Give {card.symbol} to the partner"
     return text
 
 
@@ -141,7 +144,8 @@ def hint(
 ) -> Hint:
     """The searching bot's advice for ``observation`` (never the deck order: it cannot see
     it), with every legal move's chance to win."""
-    search = (bot or SearchBot()).search(observation, every_move=True, cancel=cancel)
+    bot = bot or SearchBot(playouts=advice_playouts(observation.rules))
+    search = bot.search(observation, every_move=True, cancel=cancel)
     best = search.best
     before = tuple(hero.health for hero in observation.heroes)
     way = best.way

@@ -30,13 +30,11 @@ from typing import Any
 
 from ..core.moves import Move
 from ..core.state import State, Status
-from .searcher import SearchBot
+from .searcher import SearchBot, advice_playouts
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: Below these losses, in points of win chance, a move is good, an inaccuracy, a mistake.
 THRESHOLDS = (5.0, 10.0, 20.0)
-#: Playouts per position: fewer in co-op, whose rooms have far more ways through.
-PLAYOUTS = {"solo": 32, "coop": 12}
 
 
 def grade(loss: float, best: bool) -> str:
@@ -126,7 +124,7 @@ def review(
     the number of moves judged so far; ``cancel`` is polled during the playouts and raises
     :class:`~.search.Cancelled`."""
     if playouts is None:
-        playouts = PLAYOUTS["coop" if start.rules.coop_game else "solo"]
+        playouts = advice_playouts(start.rules)
     bot = SearchBot(playouts=playouts)
     states = start.replay(moves)
     judged: list[Judged] = []

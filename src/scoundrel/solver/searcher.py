@@ -26,6 +26,7 @@ from typing import Any
 from ..core.kernel import ROOM_SIZE, ROOM_TAKES, WEAPON_BASE, coop_score, solo_score
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
+from ..core.rules import Rules
 from .bot import Judge, Seen, Weights, wilson
 from .model import (
     FLEE_MOVE,
@@ -42,6 +43,9 @@ from .search import Cancelled
 
 PLAYOUTS = 32
 """Games played out for the best way at each decision (fewer for the others)."""
+COOP_ADVICE_PLAYOUTS = 12
+"""Playouts for co-op hints and reviews: a co-op room has far more ways through and its
+games are longer, so fewer keep a hint to about a second."""
 FLEE_SAMPLES = 3
 """Sample rooms the playouts deal themselves to judge a flee (the fast bot uses 12)."""
 EXACT = 4
@@ -114,6 +118,11 @@ class Search:
         item = FLEE_MOVE if move.is_flee else search_item(move)
         found = [e for e in self.estimates if e.line[0] == item]
         return max(found, key=lambda e: (e.chance, e.mean_score), default=None)
+
+
+def advice_playouts(rules: Rules) -> int:
+    """The playouts hints and reviews use for a game of ``rules``."""
+    return COOP_ADVICE_PLAYOUTS if rules.coop_game else PLAYOUTS
 
 
 class SearchBot:
