@@ -29,15 +29,13 @@ from ..core.kernel import (
     POTION_BASE,
     ROOM_SIZE,
     WEAPON_BASE,
-    coop_score,
-    solo_score,
     to_resolve,
 )
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
 from ..core.state import State, Status
-from .model import Expansion, Heroes, Line, code, hero_codes, room_moves
+from .model import Expansion, Heroes, Line, code, hero_codes, room_moves, won_score
 
 SAMPLES = 12
 """Sample rooms dealt to judge a flee."""
@@ -292,9 +290,7 @@ class Judge:
 
     def won(self, heroes: Heroes, last_potion: int) -> int:
         """The score of a game won with ``heroes`` (S13, C10)."""
-        if self.coop:
-            return coop_score(True, heroes[0], heroes[3], 0, 0)
-        return solo_score(True, heroes[0], last_potion, 0, 0, False)
+        return won_score(heroes, last_potion)
 
     def last_stand(
         self,

@@ -32,6 +32,8 @@ from ..core.kernel import (
     WEAPON_BASE,
     WEAPON_DAMAGE,
     WORN,
+    coop_score,
+    solo_score,
 )
 from ..core.moves import FLEE, Move, move_for
 from ..core.state import Hero, State
@@ -236,6 +238,25 @@ class Expansion:
                         after = (*heroes[:at], healed, *heroes[at + 1 :])
                         drunk = (*potions[:who], True, *potions[who + 1 :])
                     self._coop(rest, n - 1, after, lead, drunk, gave, (*line, card | give), 0)
+
+
+def won_score(heroes: Heroes, last_potion: int) -> int:
+    """The score of a game won with ``heroes`` (S13 with the last card's potion value, C10)."""
+    if len(heroes) == 6:
+        return coop_score(True, heroes[0], heroes[3], 0, 0)
+    return solo_score(True, heroes[0], last_potion, 0, 0, False)
+
+
+def lost_score(
+    heroes: Heroes, rest: tuple[int, ...], dungeon: tuple[int, ...], dungeon_only: bool
+) -> int:
+    """The score of a game lost with ``heroes``, ``rest`` left in the room and ``dungeon``
+    still to come (S13, C10)."""
+    in_dungeon = sum(c for c in dungeon if c < WEAPON_BASE)
+    in_room = sum(c for c in rest if c < WEAPON_BASE)
+    if len(heroes) == 6:
+        return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)
+    return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only)
 
 
 def dominates(a: Heroes, b: Heroes) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.kernel import ROOM_SIZE, ROOM_TAKES, WEAPON_BASE, coop_score, solo_score
+from ..core.kernel import ROOM_SIZE, ROOM_TAKES, to_resolve
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -37,7 +37,9 @@ from .model import (
     Line,
     code,
     dominates,
+    lost_score,
     room_moves,
+    won_score,
 )
 from .search import Cancelled
 
@@ -224,7 +226,12 @@ class SearchBot:
         kind = _FirstMoves if every_move else Expansion
         expansion = kind(seen.rules.strict, seen.rules.coop_game, True)
         expansion.run(
-            seen.room, _to_resolve(seen), seen.heroes, seen.leader, seen.potions, seen.help_used
+            seen.room,
+            to_resolve(len(seen.room), seen.taken, seen.final),
+            seen.heroes,
+            seen.leader,
+            seen.potions,
+            seen.help_used,
         )
 
         def value(rest: tuple[int, ...], after: Heroes, last: int) -> float:
@@ -304,11 +311,6 @@ def _utility(games: list[tuple[bool, int]]) -> tuple[float, float]:
     return sum(1 for won, _ in games if won) / len(games), sum(s for _, s in games) / len(games)
 
 
-def _to_resolve(seen: Seen) -> int:
-    room = len(seen.room)
-    return room if seen.final else ROOM_TAKES - seen.taken
-
-
 @dataclass(frozen=True)
 class Way:
     """One way to go on: a line through the rest of the room and where it leaves the
@@ -344,9 +346,9 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
     else:
         heroes = way.heroes
         if way.fatal:
-            return False, _dead(heroes, way.rest, dungeon, coop, only)
+            return False, lost_score(heroes, way.rest, dungeon, only)
         if seen.final:
-            return True, _won(heroes, way.last_potion, coop)
+            return True, won_score(heroes, way.last_potion)
         room = (*way.rest, *dungeon[:ROOM_TAKES])
         dungeon = dungeon[ROOM_TAKES:]
         known = min(known, len(dungeon))
@@ -377,7 +379,7 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
             continue
         if face is None:
             after, rest, _ = judge.last_stand(room, heroes, 0, fresh, False, final)
-            return False, _dead(after, rest, dungeon, coop, only)
+            return False, lost_score(after, rest, dungeon, only)
         value, _, heroes, carry = face
         if final:
             return True, int(value)
@@ -387,19 +389,3 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
         fled = False
         if coop:
             leader ^= 1  # C3
-
-
-def _won(heroes: Heroes, last_potion: int, coop: bool) -> int:
-    if coop:
-        return coop_score(True, heroes[0], heroes[3], 0, 0)  # C10
-    return solo_score(True, heroes[0], last_potion, 0, 0, False)  # S13
-
-
-def _dead(
-    heroes: Heroes, rest: tuple[int, ...], dungeon: tuple[int, ...], coop: bool, only: bool
-) -> int:
-    in_dungeon = sum(c for c in dungeon if c < WEAPON_BASE)
-    in_room = sum(c for c in rest if c < WEAPON_BASE)
-    if coop:
-        return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)  # C10
-    return solo_score(False, heroes[0], 0, in_dungeon, in_room, only)  # S13
