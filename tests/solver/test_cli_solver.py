@@ -10,7 +10,7 @@ from solver_support import SOLO, play
 
 from scoundrel.cli.main import main
 from scoundrel.core import Game, Move, Record, Rules, State, Status, parse_moves, random_deal
-from scoundrel.solver import Bot, play_games, solve
+from scoundrel.solver import Bot, SearchBot, play_games, solve
 
 SOLVE_KEYS = {"winnable", "best_score", "line", "nodes", "seconds"}
 ANALYSE_KEYS = {"winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds"}
@@ -221,6 +221,26 @@ def test_bot_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bot", "--games", "3", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "in 3 games" in out and "seeds 5–7" in out
+
+
+def test_bot_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--level search`` plays the searching bot (the same games in one process or two),
+    ``--level random`` the uniformly random baseline, which loses these deals."""
+    one = run_json(capsys, "bot", "--level", "search", "--games", "2", "--seed", "40", "--json")
+    two = run_json(
+        capsys, "bot", "--level", "search", "--games", "2", "--seed", "40", "--jobs", "2", "--json"
+    )
+    assert (one["wins"], one["mean_score"]) == (two["wins"], two["mean_score"])
+    same = play_games(SOLO, 2, 40, bot=SearchBot())
+    assert (one["wins"], one["mean_score"]) == (same.wins, round(same.mean_score, 3))
+    random_play = run_json(capsys, "bot", "--level", "random", "--games", "50", "--json")
+    assert random_play["wins"] == 0 and random_play["mean_score"] < -100  # type: ignore[operator]
+    assert main(["bot", "--level", "search", "--games", "1", "--seed", "3"]) == 0
+    assert "search bot:" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bot", "--level", "clever"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'clever'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--games", "-3"], ["--jobs", "0"]])
