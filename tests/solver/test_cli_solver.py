@@ -13,7 +13,17 @@ from scoundrel.core import Game, Move, Record, Rules, State, Status, parse_moves
 from scoundrel.solver import Bot, SearchBot, play_games, solve
 
 SOLVE_KEYS = {"winnable", "best_score", "line", "nodes", "seconds"}
-ANALYSE_KEYS = {"winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds"}
+ANALYSE_KEYS = {
+    "winnable",
+    "best_score",
+    "best_line",
+    "score",
+    "moves",
+    "slip",
+    "nodes",
+    "seconds",
+    "review",
+}
 BOT_KEYS = {"games", "wins", "win_rate", "ci95", "mean_score", "seconds"}
 
 

@@ -14,6 +14,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote
 
@@ -27,7 +28,7 @@ import scoundrel.store.games as games_module
 from scoundrel.core import Record, Rules, State, daily_deal, parse_cards, random_deal
 from scoundrel.solver import analyse
 from scoundrel.store.database import games
-from scoundrel.web.analysis import Analyses
+from scoundrel.web.analysis import STAGES, Analyses, Job
 from scoundrel.web.app import create_app
 
 View = dict[str, Any]
@@ -1243,7 +1244,8 @@ def test_a_move_chosen_on_an_older_position_is_refused(client: TestClient) -> No
 
 # ---------------------------------------------------------------------- hints
 
-HINT_KEYS = {"move", "plan", "reason", "health", "kept", "text", "after", "hint_count"}
+HINT_KEYS = {"move", "plan", "reason", "health", "kept", "chances", "text", "after", "hint_count"}
+CHANCE_KEYS = {"move", "chance", "ci95", "mean_score", "games", "exact"}
 
 
 def ask_hint(client: TestClient, view: View) -> View:
@@ -1265,9 +1267,42 @@ def check_hint(app: FastAPI, view: View, advice: View) -> None:
     assert [before for before, _ in advice["health"]] == heroes_health(view)
     assert advice["kept"] is None or advice["kept"] in view["room"]
     assert advice["text"].startswith(f"Hint: {advice['move']}.")
+    check_chances(advice, legal)
     state = core_state(app, view)
     assert card_codes(advice) <= visible(state), sorted(card_codes(advice) - visible(state))
     assert not any(deck_keys(advice))
+
+
+def check_chances(advice: View, legal: list[str]) -> None:
+    """Every legal move's chance to win, once each, best first, inside its error bar."""
+    chances = advice["chances"]
+    assert sorted(entry["move"] for entry in chances) == sorted(legal)
+    for entry in chances:
+        assert set(entry) == CHANCE_KEYS
+        low, high = entry["ci95"]
+        assert 0 <= low <= entry["chance"] <= high <= 1, entry
+        assert entry["games"] > 0
+        if entry["exact"]:
+            assert low == entry["chance"] == high
+    ranks = [(entry["chance"], entry["mean_score"]) for entry in chances]
+    assert ranks == sorted(ranks, reverse=True)
+    hinted = next(entry for entry in chances if entry["move"] == advice["move"])
+    assert hinted["chance"] == max(entry["chance"] for entry in chances)
+
+
+@pytest.mark.parametrize("ruleset", ["solo", "coop"])
+def test_a_hint_weighs_every_legal_move(
+    ruleset: str, client: TestClient, app: FastAPI, dealt: Callable[[int], None]
+) -> None:
+    """The searching bot's hint: a chance to win for each legal move of the position, with
+    its error bar, and the text lists them too."""
+    dealt(1)
+    view = new_game(client, ruleset=ruleset)
+    advice = ask_hint(client, view)
+    check_hint(app, view, advice)
+    assert len(advice["chances"]) == len(view["legal"])
+    assert "Chances to win:" in advice["text"]
+    assert advice["text"].count("% to win") == len(view["legal"])
 
 
 @pytest.mark.parametrize(("mode", "ruleset", "options"), GAMES)
@@ -1360,8 +1395,11 @@ def test_hints_are_marked_on_the_daily_leaderboard(client: TestClient, other: Te
 # ---------------------------------------------------------------------- post-game analysis
 
 ANALYSIS_KEYS = {
-    "winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds"
+    "winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds", "review"
 }  # fmt: skip
+REVIEW_KEYS = {"moves", "chances", "counts", "worst", "playouts", "thresholds"}
+JUDGED_KEYS = {"move", "played", "better", "chance", "played_chance", "loss", "grade", "exact"}
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 SLIP_KEYS = {"move", "played", "better", "best_before", "best_after", "better_line"}
 
 
@@ -1428,7 +1466,7 @@ def test_analysis_of_a_finished_game(
     started = client.post(f"/api/games/{game_id}/analysis")
     assert started.status_code == 202, started.text
     assert started.json()["state"] == "running"
-    assert started.json()["stage"] in ("queued", "starting", "best", "slip")
+    assert started.json()["stage"] in ("queued", "starting", "best", "slip", "review")
     again = client.post(f"/api/games/{game_id}/analysis")  # idempotent: the same job
     assert again.json()["state"] in ("running", "done")
     player = client.cookies["scoundrel_player"].partition(".")[0]  # the id, then its HMAC
@@ -1454,6 +1492,7 @@ def test_analysis_of_a_finished_game(
         assert slip["better_line"].split()[0] == slip["better"]
     else:
         assert result["best_score"] == end["score"]
+    check_review(result["review"], end)
 
     # a second request is served from memory, for anybody: a finished game is public
     process = app.state.analyses.get(game_id).process
@@ -1467,6 +1506,47 @@ def test_analysis_of_a_finished_game(
     assert client.delete(f"/api/games/{game_id}/analysis").json() == done
 
 
+def check_review(review: View, end: View) -> None:
+    """The fair review of a finished game: every move judged, the win-chance graph from the
+    first position to the result, the grades counted and the worst move named."""
+    assert set(review) == REVIEW_KEYS
+    moves = review["moves"]
+    assert [judged["move"] for judged in moves] == list(range(1, len(end["moves"]) + 1))
+    chances = review["chances"]
+    assert len(chances) == len(end["moves"]) + 1
+    assert chances[-1] == (1.0 if end["status"] == "won" else 0.0)
+    edges = (0.0, *review["thresholds"], 100.0)
+    # good below 5 points, inaccuracy below 10, mistake below 20, else blunder
+    bounds = {grade: edges[i : i + 2] for i, grade in enumerate(GRADES[1:])}
+    for judged, played, chance in zip(moves, end["moves"], chances, strict=False):
+        assert set(judged) == JUDGED_KEYS
+        assert judged["played"] == played
+        assert judged["chance"] == chance
+        assert 0 <= judged["played_chance"] <= 1
+        assert judged["grade"] in GRADES
+        if judged["grade"] == "best":
+            assert judged["better"] == played
+        else:
+            assert judged["better"] != played
+            assert judged["loss"] == pytest.approx(
+                (judged["chance"] - judged["played_chance"]) * 100, abs=0.11
+            )
+            floor, ceiling = bounds[judged["grade"]]
+            assert floor - 0.05 <= judged["loss"] < ceiling + 0.05, judged
+    assert review["counts"] == {g: sum(j["grade"] == g for j in moves) for g in GRADES}
+    worst = max(moves, key=lambda judged: judged["loss"])
+    assert review["worst"] == (None if worst["grade"] == "best" else worst["move"])
+    assert review["playouts"] > 0
+
+
+def test_the_review_is_a_stage_of_the_analysis() -> None:
+    """While the fair review runs, the job says so, and how many moves it has judged."""
+    job = Job("g", {}, {"p"}, None, SimpleNamespace(value=12), SimpleNamespace(value=0))
+    job.state = "running"
+    job.stage.value = STAGES.index("review")
+    assert job.view() == {"state": "running", "stage": "review", "nodes": 12}
+
+
 def test_an_analysis_can_be_cancelled(
     client: TestClient, other: TestClient, app: FastAPI, dealt: Callable[[int], None]
 ) -> None:
@@ -1478,7 +1558,7 @@ def test_an_analysis_can_be_cancelled(
     assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
     running = wait_for(client, game_id, lambda data: data.get("nodes", 0) > 0)
     assert running["state"] == "running"
-    assert running["stage"] in ("best", "slip")
+    assert running["stage"] in ("best", "slip", "review")
     error_of(other.delete(f"/api/games/{game_id}/analysis"), 404, "no_analysis")
     cancelled = client.delete(f"/api/games/{game_id}/analysis")
     assert cancelled.status_code == 200

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,14 @@ import pytest
 from browsers import running, take_first_offered
 
 CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^[RB]J$")
+PHONE = {"width": 390, "height": 844}
+#: Recorded in every page before its scripts run: what the Content-Security-Policy blocked.
+WATCH_POLICY = """
+window.violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.violations.push(`${event.violatedDirective} at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +97,12 @@ def _codes(value: Any) -> Iterator[str]:
             yield from _codes(item)
 
 
-def _page(browser: Any, server: str, locale: str = "en-US") -> tuple[Any, Any, Watcher]:
-    context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+def _page(
+    browser: Any, server: str, locale: str = "en-US", viewport: dict[str, int] | None = None
+) -> tuple[Any, Any, Watcher]:
+    viewport = viewport or {"width": 1200, "height": 900}
+    context = browser.new_context(locale=locale, viewport=viewport)
+    context.add_init_script(WATCH_POLICY)
     page = context.new_page()
     watcher = Watcher()
     page.on("response", watcher)
@@ -243,6 +256,161 @@ def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) 
     page.keyboard.press("?")
     keys = page.locator("#keys").inner_text()
     assert "G\tCo-op: give" in keys and "H\tA hint" in keys
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+def _percent(chance: float) -> str:
+    """A chance as the browser shows it in English: ``13%`` (halves rounded up)."""
+    return f"{int(chance * 100 + 0.5)}%"
+
+
+def _tenth(chance: float) -> float:
+    """A chance in points to one decimal, as the review shows it (halves rounded up)."""
+    return math.floor(chance * 100 * 10 + 0.5) / 10
+
+
+def _fits(page: Any) -> bool:
+    """Nothing sticks out sideways (a phone would scroll the whole page)."""
+    return bool(
+        page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"),
+    )
+
+
+def _violations(page: Any) -> list[str]:
+    page.wait_for_timeout(100)  # a violation is reported asynchronously
+    found: list[str] = page.evaluate("() => window.violations")
+    return found
+
+
+def test_a_hint_shows_each_legal_moves_chance_to_win(browser: Any, server: str, dealt: Any) -> None:
+    dealt(1)  # first room 10♠ 2♠ 9♥ Q♠: four cards to take, or flee
+    context, page, watcher = _page(browser, server, viewport=PHONE)
+    _start(page)
+    legal = [entry["move"] for entry in watcher.views[-1]["legal"]]
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    advice = answer.value.json()
+    rows = page.locator(".advice ol.chances li")
+    rows.first.wait_for()
+    # one row per legal move, best first as the server ranks them
+    moves = rows.evaluate_all("rows => rows.map((row) => row.dataset.move)")
+    assert sorted(moves) == sorted(legal)
+    assert moves == [entry["move"] for entry in advice["chances"]]
+    texts = dict(zip(moves, rows.all_inner_texts(), strict=True))
+    for entry in advice["chances"]:
+        text = texts[entry["move"]]
+        assert _percent(entry["chance"]) in text
+        low, high = entry["ci95"]
+        assert ("exact" if entry["exact"] else f"±{int((high - low) * 50 + 0.5)}") in text
+    # each move named in words, the hinted one marked
+    assert texts["10S/b"].startswith("10♠ bare-handed")
+    assert texts["9H"].startswith("Drink 9♥")
+    assert texts["F"].startswith("Flee the room")
+    assert page.locator(".advice .chances li.suggested").get_attribute("data-move") == "10S/b"
+    assert "hint" in texts["10S/b"]
+    assert "margin of error" in page.locator(".advice").inner_text()
+    # the buttons of the chosen card, and Flee, show their chance too
+    chance = {entry["move"]: _percent(entry["chance"]) for entry in advice["chances"]}
+    assert page.locator(".choice[data-move='10S/b'] .chance").inner_text() == chance["10S/b"]
+    assert page.locator("button.flee .chance").inner_text() == chance["F"]
+    assert _fits(page)
+    assert not _violations(page)  # the bars are drawn through the CSSOM
+    # the next position has no chances until a hint is asked again
+    page.locator(".choice.suggested").click()
+    page.wait_for_selector(".table[data-moves='1']")
+    assert page.locator(".chances, .choice .chance, button.flee .chance").count() == 0
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
+LISTED = ("inaccuracy", "mistake", "blunder")
+
+
+def test_fair_review_on_the_game_over_screen(browser: Any, server: str, dealt: Any) -> None:
+    dealt(1)  # a short game: the review judges five or so moves
+    context, page, watcher = _page(browser, server, viewport=PHONE)
+    _start(page)
+    _finish(page)
+    final = watcher.views[-1]
+    total = len(final["moves"])
+    # every progress line shown, to check the review's ("Reviewing move 3 of 5…")
+    page.evaluate(
+        """() => {
+        window.progressLines = [];
+        new MutationObserver(() => {
+            const line = document.querySelector('.analysis .progress-line');
+            if (line) window.progressLines.push(line.textContent);
+        }).observe(document.querySelector('.over'), {childList: true, subtree: true});
+    }"""
+    )
+    polled: list[dict[str, Any]] = []
+    page.on(
+        "response",
+        lambda r: r.url.endswith("/analysis") and r.ok and polled.append(r.json()),
+    )
+    page.click(".analysis button.analyse")
+    page.wait_for_selector(".analysis[data-state='done'] .review", timeout=120_000)
+    result = page.request.get(f"{server}/api/games/{final['id']}/analysis").json()["result"]
+    review = result["review"]
+    lines = page.evaluate("() => window.progressLines")
+    for data in polled:
+        if data.get("stage") == "review":
+            n = min(data["nodes"] + 1, total)
+            assert f"Reviewing move {n} of {total}…" in lines, (data, lines)
+    section = page.locator(".analysis .review")
+    text = section.inner_text()
+    assert "what a player could have known" in text
+    # the chart: one point per position and the result, mistakes and blunders marked
+    chart = section.locator(".review-chart svg")
+    assert chart.get_attribute("role") == "img"
+    assert chart.locator("title").first.text_content().startswith("Chance to win before each move")
+    points = chart.locator("circle.pt")
+    assert points.count() == len(review["chances"]) == total + 1
+    marked = chart.locator("circle.mistake, circle.blunder")
+    indexes = marked.evaluate_all("points => points.map((point) => Number(point.dataset.index))")
+    # a move's point is the position it was chosen in: before it, as in the list below
+    marked_moves = [j for j in review["moves"] if j["grade"] in ("mistake", "blunder")]
+    assert indexes == [j["move"] - 1 for j in marked_moves]
+    for judged, point in zip(marked_moves, marked.all(), strict=True):
+        assert point.locator("title").text_content().startswith(f"Move {judged['move']}, ")
+    assert chart.locator("circle.pt title").last.text_content() == (
+        "End: won" if final["status"] == "won" else "End: lost"
+    )
+    assert "Move" in chart.locator("text.axis-title").text_content()
+    # the grades counted
+    for grade, n in review["counts"].items():
+        assert section.locator(f".grade-counts [data-grade='{grade}']").get_attribute(
+            "data-count"
+        ) == str(n)
+    # the moves that gave most away, worst first
+    listed = sorted(
+        (j for j in review["moves"] if j["grade"] in LISTED),
+        key=lambda j: (-j["loss"], j["move"]),
+    )[:8]
+    items = section.locator("ol.graded li")
+    assert [int(m) for m in items.evaluate_all("items => items.map((i) => i.dataset.move)")] == [
+        j["move"] for j in listed
+    ]
+    edges = (0.0, *review["thresholds"], 101.0)
+    for judged, line in zip(listed, items.all_inner_texts(), strict=True):
+        assert line.startswith(f"Move {judged['move']}, ")
+        n = r"(\d+(?:\.\d)?)"
+        found = re.search(rf": {judged['grade']} — gave up {n} points \({n}% → {n}%\)", line)
+        assert found, line
+        points, before, after = map(float, found.groups())
+        # the figures as precise as the review gives them, and the points their difference
+        assert before == _tenth(judged["chance"])
+        assert after == _tenth(judged["played_chance"])
+        assert points == pytest.approx(before - after)
+        assert points == pytest.approx(judged["loss"], abs=0.11)
+        low, high = edges[LISTED.index(judged["grade"]) + 1 : LISTED.index(judged["grade"]) + 3]
+        assert low - 0.11 <= points < high + 0.11
+        assert "; better: " in line
+    if not listed:
+        assert "No move gave up 5 points of win chance or more." in text
+    assert _fits(page)
+    assert not _violations(page)  # the chart is built with the DOM's SVG interfaces
     assert not watcher.leaks, watcher.leaks
     context.close()
 

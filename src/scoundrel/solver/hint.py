@@ -66,9 +66,7 @@ class Hint:
         plan = " ".join(move.token for move in self.plan)
         if self.reason == "flee":
             return (
-                "Hint: F. Flee: played out over the orders the unseen cards may lie in, a "
-                "flee wins more often than any way through this room. Its cards go to the "
-                "bottom of the dungeon."
+                "Hint: F. Flee: " + self._why_flee() + " Its cards go to the bottom of the dungeon."
             )
         if self.reason == "doomed":
             return (
@@ -89,6 +87,25 @@ class Hint:
             return f"Hint: {self.move.token}. The way out: {plan}; {cost}."
         kept = f", and {self.kept} stays for the next room" if self.kept else ""
         return f"Hint: {self.move.token}. Plan for this room: {plan}; {cost}{kept}."
+
+    def _why_flee(self) -> str:
+        """Why a flee: it wins more often, or as often and scores more, or nothing wins."""
+        flee = next((c.estimate for c in self.chances if c.move.is_flee), None)
+        others = [c.estimate.chance for c in self.chances if not c.move.is_flee]
+        if flee is None or not others or flee.chance > max(others):
+            return (
+                "played out over the orders the unseen cards may lie in, fleeing wins more "
+                "often than any way through this room."
+            )
+        if flee.chance > 0:
+            return (
+                "played out over the orders the unseen cards may lie in, fleeing wins as "
+                "often as the best way through this room and scores more on average."
+            )
+        return (
+            "in the games played out over the orders the unseen cards may lie in, no move "
+            "wins, but fleeing scores best on average."
+        )
 
     def chances_text(self) -> str:
         """One line per legal move: its chance to win (with its error bar)."""

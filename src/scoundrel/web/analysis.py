@@ -6,7 +6,8 @@ of the server's threads, sockets or database connections). At most ``workers`` r
 later requests wait their turn. A small thread per job starts the process and waits for its
 answer, so the event loop only ever reads a job's state:
 
-* progress comes back through shared values (node count and stage), written by the worker;
+* progress comes back through shared values (stage, and the node count of the solver's
+  stages or the moves judged so far by the review), written by the worker;
 * cancelling sets a shared event that the solver polls through its ``cancel`` callback, and
   the worker then stops on its own (a worker that does not is terminated after a grace
   period);
@@ -33,7 +34,7 @@ from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any, Literal
 
 #: What a worker is doing, as the number it writes into its shared ``stage`` value.
-STAGES = ("starting", "best", "slip")
+STAGES = ("starting", "best", "slip", "review")
 #: How long a cancelled worker may take to notice before it is terminated.
 GRACE_SECONDS = 3.0
 

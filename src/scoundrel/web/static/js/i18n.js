@@ -7,12 +7,13 @@ export const bootData = boot;
 const messages = boot.messages;
 const plurals = new Intl.PluralRules(lang);
 
-// t("count.cards", {n: 3}) -> "3 cards"; plural forms are chosen by CLDR category.
+// t("count.cards", {n: 3}) -> "3 cards"; plural forms are chosen by CLDR category, from
+// `count` when {n} is given already formatted (t("review.points", {n: "12,5", count: 12.5})).
 export function t(key, params = {}) {
   let message = messages[key];
   if (message === undefined) return key;
   if (typeof message === "object") {
-    const n = params.n ?? 0;
+    const n = params.count ?? params.n ?? 0;
     message = message[plurals.select(Math.abs(n))] ?? message.other;
   }
   return message.replace(/\{(\w+)\}/g, (whole, name) =>

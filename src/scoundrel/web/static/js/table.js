@@ -1,7 +1,7 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
@@ -14,7 +14,8 @@ let game = null;
 let selected = null; // index in the room
 let giving = false; // co-op: the next action gives the card to the partner
 let busy = false;
-let advice = null; // the hint for the position shown: {id, position, move, plan, reason, health, kept}
+let advice = null; // the hint for the position shown: {position, move, plan, reason, health, kept, chances}
+let thinking = false; // a hint is being asked for (the searching bot takes a second or more)
 let analysis = null; // the post-game analysis of the game shown: {id, data}
 let pollTimer = null;
 let drawn = { id: null, room: [] }; // the room cards on screen: only new ones are dealt
@@ -90,6 +91,7 @@ async function askHint() {
   if (busy || !game || game.status !== "playing" || !online.mayAct(game) || game.pending) return;
   if (!adviceHere()) {
     busy = true;
+    setThinking(true);
     try {
       const asked = game;
       const answer = await api(`/api/${asked.online ? "tables" : "games"}/${asked.id}/hint`);
@@ -99,12 +101,30 @@ async function askHint() {
     } catch (error) {
       toast(error.message, "error");
       return;
-    } finally { busy = false; }
+    } finally { busy = false; setThinking(false); }
   }
   const index = advice.move === "F" ? -1 : game.room.indexOf(advice.move.replace(">", "").split("/")[0]);
   if (index >= 0) { selected = index; giving = false; }
   render();
   document.querySelector(".advice")?.focus();
+}
+
+// While the searching bot weighs the moves, the hint button says so (without redrawing
+// the table: the player may be reading it).
+function setThinking(on) {
+  thinking = on;
+  const button = document.querySelector("button.hint-button");
+  if (button) hintButtonState(button);
+  document.querySelector(".actions .thinking-line")?.remove();
+  if (on) document.querySelector(".actions")?.prepend(thinkingLine());
+}
+
+const thinkingLine = () => el("p", { class: "hint thinking-line", role: "status", text: t("hint.thinking") });
+
+function hintButtonState(button) {
+  button.classList.toggle("thinking", thinking);
+  button.setAttribute("aria-busy", thinking ? "true" : "false");
+  button.replaceChildren(el("kbd", { text: "H" }), document.createTextNode(" " + t(thinking ? "hint.thinking" : "act.hint")));
 }
 
 // "20 → 17" alone; "Hero 1 (20 → 11), Hero 2 (20 → 20)" in co-op
@@ -113,9 +133,20 @@ function healthChanges(pairs) {
   return pairs.map(([before, after], i) => t("hint.change", { hero: heroName(i + 1), before, after })).join(", ");
 }
 
+// The searching bot ranks moves by their chance to win, then by their average score: a
+// flee may be advised for its score alone, when it wins no more often than the best way
+// through the room, or when nothing wins.
+function fleeKey(hint) {
+  const flee = hint.chances?.find((entry) => entry.move === "F");
+  if (!flee) return "hint.flee";
+  const others = Math.max(0, ...hint.chances.filter((entry) => entry.move !== "F").map((entry) => entry.chance));
+  if (flee.chance > others) return "hint.flee";
+  return flee.chance > 0 ? "hint.flee_tie" : "hint.flee_score";
+}
+
 function adviceText(hint) {
   const plan = hint.plan.map(moveText).join(" → ");
-  if (hint.reason === "flee") return [t("hint.flee")];
+  if (hint.reason === "flee") return [t(fleeKey(hint))];
   if (hint.reason === "doomed") return [t("hint.doomed", { plan })];
   const lines = [t(hint.reason === "final" ? "hint.final" : "hint.face", { move: moveText(hint.move), plan })];
   lines.push(t(hint.reason === "final" ? "hint.health_end" : "hint.health_room", { changes: healthChanges(hint.health) }));
@@ -123,12 +154,71 @@ function adviceText(hint) {
   return lines;
 }
 
+const percentFormat = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+const percent = (chance) => percentFormat.format(chance);
+
+// A move in a few words, with a verb where the card alone would not say it: "Drink 9♥",
+// "Equip 5♦", "K♠ with the weapon", "Flee the room".
+function moveName(token) {
+  if (token === "F" || token.startsWith(">") || token.includes("/")) return moveText(token);
+  const k = kind(parse(token));
+  return k === "potion" ? t("move.drink", { card: symbol(token) }) : k === "weapon" ? t("act.equip", { card: symbol(token) }) : moveText(token);
+}
+
+// A move's chance to win in the hint, if the hint weighed it. An online give (">KS") is
+// worth the better of the partner's two ways to fight the monster.
+function chanceOf(hint, token) {
+  const chances = hint?.chances ?? [];
+  const found = chances.find((entry) => entry.move === token);
+  if (found || !token.startsWith(">") || token.includes("/")) return found ?? null;
+  const fights = chances.filter((entry) => entry.move.startsWith(token + "/"));
+  return fights.length ? fights.reduce((a, b) => (b.chance > a.chance ? b : a)) : null;
+}
+
+// "±8": half the width of the 95% interval, in points; or "exact" when every order of the
+// unseen cards was played out.
+function margin(entry) {
+  if (entry.exact) return t("hint.exact");
+  const [low, high] = entry.ci95;
+  return "±" + number(Math.round((high - low) * 50));
+}
+
+function chancesList(hint) {
+  const list = el("ol", { class: "chances", "aria-labelledby": "chances-title" });
+  for (const entry of hint.chances) {
+    const hinted = entry.move === hint.move;
+    const [low, high] = entry.ci95;
+    const label = el("span", { class: "what", text: moveName(entry.move) });
+    if (hinted) label.append(" ", el("span", { class: "suggested-mark", text: t("hint.suggested") }));
+    const value = el("span", { class: "value" }, el("b", { text: percent(entry.chance) }), document.createTextNode(" "), el("small", { text: margin(entry) }));
+    if (!entry.exact) value.title = t("hint.interval", { low: percent(low), high: percent(high) });
+    const bar = el("span", { class: "bar", "aria-hidden": "true" }, el("span", { class: "range" }), el("span", { class: "fill" }));
+    bar.firstChild.style.setProperty("left", `${low * 100}%`); // CSSOM: the page's CSP forbids style attributes
+    bar.firstChild.style.setProperty("width", `${(high - low) * 100}%`);
+    bar.lastChild.style.setProperty("width", `${entry.chance * 100}%`);
+    list.append(el("li", { class: hinted ? "suggested" : undefined, "data-move": entry.move, "data-chance": entry.chance }, label, value, bar));
+  }
+  return list;
+}
+
 function advicePanel(hint) {
   const box = el("aside", { class: `advice ${hint.reason}`, tabindex: "-1", "aria-labelledby": "advice-title", "data-move": hint.move, "data-reason": hint.reason });
   box.append(el("h2", { id: "advice-title", text: t("hint.title") }));
   for (const line of adviceText(hint)) box.append(el("p", { text: line }));
+  if (hint.chances?.length) {
+    box.append(el("h3", { id: "chances-title", text: t("hint.chances") }), chancesList(hint));
+    const none = hint.chances.every((entry) => entry.chance === 0); // then the scores decide
+    if (none && !(hint.reason === "flee" && fleeKey(hint) === "hint.flee_score")) box.append(el("p", { class: "note", text: t("hint.chances_none") }));
+    box.append(el("p", { class: "note", text: t("hint.chances_note") }));
+  }
   box.append(el("p", { class: "note", text: t("hint.counted") }));
   return box;
+}
+
+// The small "34%" on a choice button, when a hint weighed that move.
+function chanceMark(hint, token) {
+  const entry = chanceOf(hint, token);
+  return entry ? el("span", { class: "chance", title: t("hint.chances"), text: percent(entry.chance) }) : null;
 }
 
 // ---------------------------------------------------------------- post-game analysis
@@ -199,7 +289,148 @@ function analysisResult(result) {
     parts.push(el("p", { class: "no-slip", text: t("analysis.no_slip") }));
   }
   parts.push(el("p", { class: "note", text: t("analysis.stats", { nodes: number(result.nodes), seconds: number(Math.round(result.seconds * 10) / 10) }) }));
+  if (result.review?.moves?.length) parts.push(reviewSection(result.review));
   return parts;
+}
+
+// ---------------------------------------------------------------- the fair review
+
+const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const LISTED = new Set(["inaccuracy", "mistake", "blunder"]); // named one by one
+const MARKED = new Set(["mistake", "blunder"]); // marked on the chart
+const LIST_AT_MOST = 8;
+
+// The fair review under the analysis: what a player could have known, move by move. A chart
+// of the chance to win, the grades counted, and the moves that gave most away, worst first.
+function reviewSection(review) {
+  const section = el("section", { class: "review", "aria-labelledby": "review-title" });
+  section.append(el("h4", { id: "review-title", text: t("review.title") }),
+    el("p", { class: "note", text: t("review.explain") }),
+    reviewChart(review));
+  const counts = el("ul", { class: "grade-counts", "aria-label": t("review.counts") });
+  for (const grade of GRADES) {
+    const n = review.counts?.[grade] ?? review.moves.filter((m) => m.grade === grade).length;
+    counts.append(el("li", { class: `grade-${grade}`, "data-grade": grade, "data-count": n, text: t(`review.count.${grade}`, { n }) }));
+  }
+  section.append(counts);
+  const listed = review.moves.filter((m) => LISTED.has(m.grade)).sort((a, b) => b.loss - a.loss || a.move - b.move);
+  if (!listed.length) {
+    const none = review.chances.slice(0, review.moves.length).every((chance) => chance === 0);
+    section.append(el("p", { class: "review-clean", text: none ? t("review.none") : t("review.clean", { n: review.thresholds?.[0] ?? 5 }) }));
+    return section;
+  }
+  const list = el("ol", { class: "graded", "aria-label": t("review.list_title") });
+  for (const judged of listed.slice(0, LIST_AT_MOST)) {
+    list.append(el("li", { class: `grade-${judged.grade}`, "data-move": judged.move, "data-grade": judged.grade, text: judgedLine(judged) }));
+  }
+  section.append(el("h5", { text: t("review.list_title") }), list);
+  if (listed.length > LIST_AT_MOST) section.append(el("p", { class: "note more", text: t("review.more", { n: listed.length - LIST_AT_MOST }) }));
+  return section;
+}
+
+// The review's figures, as precise as they come (at most one decimal): 12.5%, 0%, 25%.
+const fineFormat = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
+const tenth = (points) => Math.round(points * 10) / 10;
+
+// "Move 12, K♠ bare-handed: blunder — gave up 34 points (52% → 18%); better: K♠ with the
+// weapon". The points given up are the difference of the two figures shown.
+function judgedLine(judged) {
+  const before = tenth(judged.chance * 100);
+  const after = tenth(judged.played_chance * 100);
+  const points = tenth(before - after);
+  return t("review.line", {
+    n: judged.move,
+    played: moveText(judged.played),
+    grade: t(`review.grade.${judged.grade}`),
+    points: t("review.points", { n: number(points), count: points }),
+    before: fineFormat.format(before / 100),
+    after: fineFormat.format(after / 100),
+    better: moveText(judged.better),
+  });
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, value);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+// The chart, drawn with the DOM's SVG interfaces (the page's CSP allows no inline script or
+// style) at the width it is given (so that its text keeps its size on a phone and on a
+// desktop), and drawn again when that width changes.
+function reviewChart(review) {
+  const figure = el("figure", { class: "review-chart" });
+  let width = 0;
+  const draw = (room) => {
+    const next = Math.max(220, Math.min(640, Math.round(room)));
+    if (Math.abs(next - width) < 2) return;
+    width = next;
+    figure.replaceChildren(chartSvg(review, width));
+  };
+  draw(Math.min(540, (document.documentElement.clientWidth || 390) - 80));
+  if (typeof ResizeObserver === "function") {
+    const watch = new ResizeObserver((entries) => {
+      if (!figure.isConnected) { watch.disconnect(); return; }
+      if (entries[0].contentRect.width > 0) draw(entries[0].contentRect.width);
+    });
+    watch.observe(figure);
+  }
+  return figure;
+}
+
+// Point i is the position before move i + 1, where that move was chosen (its y is the
+// "before" of the list), and the last point is the result: x is the move about to be played.
+function chartSvg(review, width) {
+  const chances = review.chances;
+  const last = chances.length - 1;
+  const moves = review.moves.length;
+  const ended = last === moves; // the graph ends with the result
+  const won = ended && chances[last] >= 1;
+  const judgedAt = new Map(review.moves.map((m) => [m.move - 1, m]));
+  const height = Math.round(Math.max(170, Math.min(230, width * 0.4)));
+  const pad = { left: 40, right: 16, top: 10, bottom: 38 };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const x = (i) => pad.left + (last ? (i / last) * plotW : plotW / 2);
+  const y = (c) => pad.top + (1 - c) * plotH;
+  const r = (v) => Math.round(v * 10) / 10;
+  const label = t(won ? "review.chart_won" : "review.chart_lost", { start: fineFormat.format(chances[0]) });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-labelledby": "review-chart-title", class: "chart" },
+    svg("title", { id: "review-chart-title" }, label));
+  const grid = svg("g", { class: "grid" });
+  for (const c of [0, 0.25, 0.5, 0.75, 1]) {
+    grid.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: r(y(c)), y2: r(y(c)), class: c === 0.5 ? "half" : undefined }),
+      svg("text", { x: pad.left - 6, y: r(y(c)) + 4, "text-anchor": "end" }, percent(c)));
+  }
+  const tick = (i, text, anchor = "middle") => grid.append(
+    svg("line", { x1: r(x(i)), x2: r(x(i)), y1: pad.top + plotH, y2: pad.top + plotH + 4, class: "tick" }),
+    svg("text", { x: r(x(i)) + (anchor === "end" ? 4 : 0), y: pad.top + plotH + 16, "text-anchor": anchor }, text));
+  // move 1, then every 1, 2, 5, 10… moves (44 px apart at least), clear of the "end" label
+  const spacing = plotW / Math.max(1, last);
+  const step = [1, 2, 5, 10, 20, 50, 100].find((s) => spacing * s >= 44) ?? 100;
+  const numbered = [1];
+  for (let n = step; n <= moves; n += step) if ((n - 1) * spacing >= 32) numbered.push(n);
+  for (const n of numbered) if (!ended || (last - (n - 1)) * spacing >= 52) tick(n - 1, number(n));
+  if (ended) tick(last, t("review.axis_end"), "end"); // inside the chart, however long the word
+  grid.append(svg("text", { x: pad.left + plotW / 2, y: height - 4, "text-anchor": "middle", class: "axis-title" }, t("review.axis_move")));
+  chart.append(grid);
+  const points = chances.map((c, i) => `${r(x(i))},${r(y(c))}`).join(" ");
+  chart.append(svg("polygon", { class: "area", points: `${r(x(0))},${r(y(0))} ${points} ${r(x(last))},${r(y(0))}` }),
+    svg("polyline", { class: "line", points }));
+  const dots = svg("g", { class: "points" });
+  chances.forEach((c, i) => {
+    const judged = judgedAt.get(i);
+    const marked = judged && MARKED.has(judged.grade);
+    let title;
+    if (ended && i === last) title = t(won ? "review.point_won" : "review.point_lost");
+    else if (marked) title = judgedLine(judged);
+    else title = t("review.point", { n: i + 1, chance: fineFormat.format(c) });
+    dots.append(svg("circle", { cx: r(x(i)), cy: r(y(c)), r: marked ? 5 : 2.5, class: `pt${marked ? ` ${judged.grade}` : ""}`, "data-index": i }, svg("title", {}, title)));
+  });
+  chart.append(dots);
+  return chart;
 }
 
 function fillAnalysis(box) {
@@ -208,8 +439,11 @@ function fillAnalysis(box) {
   box.replaceChildren(el("h3", { id: "analysis-title", text: t("analysis.title") }));
   if (data.state === "running") {
     const key = data.stage === "queued" ? "analysis.queued" : data.stage === "slip" ? "analysis.slip_stage" : data.stage === "best" ? "analysis.best_stage" : "analysis.starting";
-    box.append(el("p", { class: "progress-line", text: t(key, { nodes: number(data.nodes) }) }),
-      el("progress", { "aria-label": t("analysis.title") }),
+    const total = game.moves.length;
+    const reviewing = data.stage === "review" && total > 0; // nodes: the moves judged so far
+    const text = reviewing ? t("analysis.review_stage", { n: number(Math.min(data.nodes + 1, total)), total: number(total) }) : t(key, { nodes: number(data.nodes) });
+    box.append(el("p", { class: "progress-line", text }),
+      el("progress", { "aria-label": t("analysis.title"), max: reviewing ? total : undefined, value: reviewing ? Math.min(data.nodes, total) : undefined }),
       el("div", {}, el("button", { class: "cancel-analysis", text: t("analysis.cancel"), onclick: cancelAnalysis })));
   } else if (data.state === "done") {
     box.append(...analysisResult(data.result));
@@ -373,6 +607,7 @@ function actionsPanel() {
   if (game.status !== "playing") return panel;
   if (game.pending) return online.pendingPanel(panel, game);
   const hint = adviceHere();
+  if (thinking && !hint) panel.append(thinkingLine());
   if (hint) panel.append(advicePanel(hint));
   const acting = online.mayAct(game);
   if (!acting) panel.append(online.waitingLine(game));
@@ -390,6 +625,8 @@ function actionsPanel() {
     const button = el("button", { class: `choice${move.help ? " give" : ""}${(move.health ?? []).some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`, "data-move": move.move, disabled: !acting, onclick: () => play(move.move) });
     button.append(el("kbd", { text: move.give ? "G" : (move.help ? "G " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
     if (suggested) button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
+    const chance = chanceMark(hint, move.move);
+    if (chance) { button.append(chance); button.classList.add("with-chance"); }
     list.append(button);
   }
   for (const [token, refusal] of Object.entries(game.blocked)) {
@@ -439,6 +676,8 @@ function controls() {
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
   const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing" || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
   flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
+  const fleeChance = fleeMove && chanceMark(adviceHere(), "F");
+  if (fleeChance) flee.append(fleeChance);
   bar.append(flee);
   if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
   if (game.mode !== "daily" && game.status === "playing" && !game.online) {  // no undo once the deck is shown, nor online
@@ -448,7 +687,7 @@ function controls() {
   }
   if (game.status === "playing" && online.mayAct(game) && !game.pending) {
     const h = el("button", { class: "hint-button", "aria-keyshortcuts": "H", onclick: askHint });
-    h.append(el("kbd", { text: "H" }), document.createTextNode(" " + t("act.hint")));
+    hintButtonState(h);
     bar.append(h);
   }
   const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
