@@ -17,6 +17,23 @@ Three things keep it small:
   reach the target are kept; a later visit with no more health, weapon or reach is dropped.
 * **Same-value cards are alike** (see :mod:`.model`), so 5♣ and 5♠ are one card to it.
 
+Co-op (C1-C11) has a far larger search, and more to keep it small:
+
+* **A beam search first.** Most co-op deals can be won in many ways; the most promising
+  positions after each room (by the bound, the weaker hero's health and the weapons), 32,
+  256, then 1,024 of them, usually reach a win within a second or two. Only when they do
+  not does the full search run (a beam proves nothing when it finds no win).
+* **Weapons in a normal form** for the cards left: reach lowered to the least that fights
+  the same monsters, value to the highest of them it can fight (:func:`_normal`).
+* **Rooms from the heroes' parts.** The partner's help card and the leader's other cards do
+  not interact, so a room's ways out are put together from each hero's, which are cached.
+* **Failures remembered with a margin.** A position that cannot reach the target is kept
+  with the health ``m`` by which it falls short: every pruned line falls short by at
+  least that much (see ``_Search._fail``), so heroes no better armed, with ``a`` and ``b``
+  more health and ``a + b < m``, fail as well; a later visit that is so is dropped.
+* **A sharper bound with lenient weapons.** The room faced next (this one, or the next
+  four cards after a flee) resolves three cards with only the weapons held or in it.
+
 With ``best`` it goes on after the first win (branch and bound: every later line must beat
 the best so far), and if there is no win it looks for the least bad death instead.
 """
@@ -25,23 +42,38 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import Card, Kind
 from ..core.kernel import (
+    BARE_DAMAGE,
+    FRESH,
+    HEALED,
     MAX_HEALTH,
     POTION_BASE,
     ROOM_TAKES,
     WEAPON_BASE,
+    WEAPON_DAMAGE,
+    WORN,
     coop_score,
     solo_score,
     to_resolve,
 )
 from ..core.moves import Move, format_moves
 from ..core.state import State
-from .model import FLEE_MOVE, Expansion, Heroes, Line, Position, dominates, replay_line
+from .model import (
+    FLEE_MOVE,
+    HELP,
+    WITH_WEAPON,
+    Expansion,
+    Heroes,
+    Line,
+    Position,
+    dominates,
+    replay_line,
+)
 
 _NEVER = -(10**6)
 
@@ -99,16 +131,21 @@ class _Search:
         self.lost: dict[tuple[Any, ...], list[Heroes]] = {}
         self.nodes = 0
         self.path: list[Line] = []
-        self.cards: dict[
-            tuple[Any, ...], tuple[int, int, tuple[int, ...], tuple[int, ...], dict[Any, int]]
-        ] = {}
+        self.cards: dict[tuple[Any, ...], _Info] = {}
         self.rooms: dict[tuple[Any, ...], Any] = {}
+        self.leads: dict[tuple[Any, ...], _Lead] = {}
+        self.pairs: dict[tuple[Any, ...], _Pair] = {}
+        self.failed: dict[tuple[Any, ...], list[tuple[int, int, int, int]]] = {}
         self.dungeons: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.deaths = target <= 0
+        # co-op, the target being a win: the search with margins (see _fail)
+        self.margins = position.coop and not self.deaths
         self.best: int | None = None
         self.best_line: Line = ()
         self.no_potions = (False,) * self.heroes
         self.ceiling = 10**6  # a score known to be the highest possible
+        if position.coop:
+            self.ceiling = 2 * MAX_HEALTH  # C10
         if position.coop:
             self.dead_slack = 14  # C10: see _upper
         elif position.death_score == "dungeon-only":
@@ -118,8 +155,9 @@ class _Search:
 
     # ------------------------------------------------------------------ scores and bounds
 
-    def _upper(self, key: tuple[Any, ...], cards: tuple[int, ...], heroes: Heroes) -> int:
-        """No line from here scores more than this. ``key`` names the cards left."""
+    def _info(self, key: tuple[Any, ...], cards: tuple[int, ...]) -> _Info:
+        """What the bound and the normal form of the heroes need to know about the cards
+        left (``key`` names them)."""
         info = self.cards.get(key)
         if info is None:
             weapon_list: list[int] = []
@@ -140,11 +178,32 @@ class _Search:
             rooms = (len(cards) + 1) // ROOM_TAKES
             heal = sum(potions[: rooms * self.heroes])
             bonus = potions[0] if potions else 0
-            info = (heal, bonus, tuple(monster_list), tuple(weapon_list), {})
+            reaches: tuple[int, ...] = ()
+            groups: dict[int, int] = {}
+            if self.coop:  # what the co-op search needs more
+                reaches = _reaches(monster_list)
+                for monster in monster_list:
+                    groups[monster] = groups.get(monster, 0) + 1
+            damages: dict[Any, int] = {}
+            info = (
+                heal,
+                bonus,
+                tuple(monster_list),
+                tuple(weapon_list),
+                damages,
+                reaches,
+                tuple(groups.items()),
+                _faced(key) if self.coop and not self.strict else (),
+                {} if self.coop else damages,  # the co-op bound's own (see _spare)
+            )
             if len(self.cards) > _CARDS_KEPT:
                 self.cards.clear()
             self.cards[key] = info
-        heal, bonus, monsters, weapons, damages = info
+        return info
+
+    def _upper(self, info: _Info, heroes: Heroes) -> int:
+        """No line from here scores more than this."""
+        heal, bonus, monsters, weapons, damages, _, _, _, _ = info
         held = heroes[1::3] + heroes[2::3]
         damage = damages.get(held)
         if damage is None:
@@ -208,9 +267,102 @@ class _Search:
     def run(self) -> None:
         p = self.p
         with contextlib.suppress(_Found):
+            if self.margins:
+                for width in _BEAMS:
+                    self._beam(width)
+                if not p.taken:
+                    self._step(p.room, p.dungeon, p.fled, p.leader, p.heroes, ())
+                    return
             self._face(
                 p.room, p.dungeon, p.fled, p.leader, p.heroes, p.taken, p.potions, p.help_used
             )
+
+    def _beam(self, width: int) -> None:
+        """Look for a line reaching the target among the ``width`` most promising positions
+        at each step (a beam search: quick to find a win when there are many, but it proves
+        nothing when it finds none)."""
+        p = self.p
+        Chain = tuple[Any, Line] | None
+        level: list[tuple[Any, ...]] = [
+            (p.room, p.dungeon, p.fled, p.leader, p.heroes, p.taken, p.potions, p.help_used, None)
+        ]
+        while level:
+            following: dict[tuple[Any, ...], list[tuple[int, int, tuple[Any, ...]]]] = {}
+            for room, dungeon, fled, leader, heroes, taken, potions, help_used, chain in level:
+                self.nodes += 1
+                if not self.nodes & 4095:
+                    if self.cancel is not None and self.cancel():
+                        raise Cancelled
+                    if self.progress is not None:
+                        self.progress(self.nodes)
+                final = not dungeon  # S4
+                n = to_resolve(len(room), taken, final)
+                known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
+                faced = self.rooms.get(known)
+                if faced is None:
+                    if not taken:
+                        faced = [], self._pair(known[0], heroes, leader, final)[0]
+                    else:
+                        faced = self._expand(room, n, heroes, leader, potions, help_used, final)
+                    if len(self.rooms) > _ROOMS_KEPT:
+                        self.rooms.clear()
+                    self.rooms[known] = faced
+                kept = faced[1]
+                if final:
+                    for score, _, line in kept:
+                        if score >= self.target:
+                            self.path = _unchain(chain)
+                            self._found(score, line)
+                    continue
+                nxt = leader ^ 1  # C3
+                deal = dungeon[:ROOM_TAKES]  # S3
+                left = self.dungeons.setdefault(dungeon[ROOM_TAKES:], dungeon[ROOM_TAKES:])
+                children = [
+                    ((carry, *deal), left, False, nxt, after, line) for carry, after, line in kept
+                ]
+                if not taken and not fled:  # S5
+                    below = dungeon + room
+                    children.append((below[:4], below[4:], True, leader, heroes, (FLEE_MOVE,)))
+                for room2, dungeon2, fled2, leader2, heroes2, line in children:
+                    order = room2 if dungeon2 and not fled2 else tuple(sorted(room2))
+                    key = (order, dungeon2, fled2, leader2)
+                    info = self._info(key, room2 + dungeon2)
+                    heroes2 = _normal(heroes2, info[5])
+                    upper = self._upper(info, heroes2)
+                    if upper < self.target:
+                        continue
+                    packed = _pack(heroes2)
+                    rivals = following.setdefault(key, [])
+                    if any(
+                        not ((other | _GUARDS) - packed) & _GUARDS ^ _GUARDS
+                        for other, _, _ in rivals
+                    ):
+                        continue
+                    guarded = packed | _GUARDS
+                    rivals[:] = [r for r in rivals if (guarded - r[0]) & _GUARDS ^ _GUARDS]
+                    rating = _rate(upper, heroes2)
+                    step: Chain = (chain, line)
+                    rivals.append(
+                        (
+                            packed,
+                            rating,
+                            (
+                                room2,
+                                dungeon2,
+                                fled2,
+                                leader2,
+                                heroes2,
+                                0,
+                                self.no_potions,
+                                False,
+                                step,
+                            ),
+                        )
+                    )
+            ranked = [item for rivals in following.values() for item in rivals]
+            ranked.sort(key=_second, reverse=True)
+            level = [item[2] for item in ranked[:width]]
+        self.path = []
 
     def _visit(
         self,
@@ -234,7 +386,7 @@ class _Search:
             for known in lost:
                 if dominates(known, heroes):
                     return
-        if self._upper(key, room + dungeon, heroes) >= self.target:
+        if self._upper(self._info(key, room + dungeon), heroes) >= self.target:
             self._face(room, dungeon, fled, leader, heroes, 0, self.no_potions, False)
         if len(self.lost) > _POSITIONS_KEPT:  # memory stays bounded on very long searches
             self.lost.clear()
@@ -272,6 +424,372 @@ class _Search:
                 kept.append((carry, after, line))
         return expansion.deaths, kept
 
+    def _pair(self, room: tuple[int, ...], heroes: Heroes, leader: int, final: bool) -> _Pair:
+        """:meth:`_expand` for a co-op room not yet begun, when only lines where both
+        heroes live matter, put together from the two heroes' parts: the partner resolves
+        the help card, if any (C5), and the leader the other cards, in any order (C4). The
+        two do not interact (each hero has their own potion per room, C6), so every way to
+        face the room is one way of each, and the help card can be given first.
+
+        Returns ``(kept, dead)``: ``kept`` as :meth:`_expand` gives it, and ``dead`` the
+        lines on which a hero dies, played on as if health could go below zero, as
+        ``(card kept, heroes after, deficit)``: the deficit is the least health more (both
+        heroes together) with which the line is not fatal (see :meth:`_fail`). Lines
+        beaten by another in every respect are left out of both."""
+        at = 3 * leader
+        lead = heroes[at : at + 3]
+        partner = heroes[3 - at : 6 - at]
+        kept: list[tuple[int, Heroes, Line]] = []
+        dead: list[tuple[int, Heroes, int]] = []
+        for carry, rest in _carries(room, final):
+            ways, fatal = self._lead(rest, lead)
+            outcomes = [(ahead + partner, line) for ahead, line in ways]
+            deaths = [(ahead + partner, deficit) for ahead, deficit in fatal]
+            given = 0
+            for j, card in enumerate(rest):
+                bit = 1 << card
+                if given & bit:
+                    continue
+                given |= bit
+                ways, fatal = self._lead(rest[:j] + rest[j + 1 :], lead)
+                for other, move, lack in self._help(card, partner):
+                    if lack:
+                        for ahead, _ in ways:
+                            deaths.append((ahead + other, lack))
+                    else:
+                        for ahead, line in ways:
+                            outcomes.append((ahead + other, (move, *line)))
+                    for ahead, deficit in fatal:
+                        deaths.append((ahead + other, deficit + lack))
+            if leader:
+                outcomes = [(both[3:] + both[:3], line) for both, line in outcomes]
+                deaths = [(both[3:] + both[:3], deficit) for both, deficit in deaths]
+            if final:
+                for both, line in outcomes:
+                    kept.append((both[0] + both[3], both, line))  # C10
+            else:
+                for both, line in _frontier(outcomes):
+                    kept.append((carry, both, line))
+            for both, deficit in _fatal_frontier(deaths):
+                dead.append((carry, both, deficit))
+        if final:
+            kept.sort(key=_first, reverse=True)
+        return kept, dead
+
+    def _lead(self, cards: tuple[int, ...], hero: Heroes) -> _Lead:
+        """Every way for one hero to resolve ``cards`` (C4) and live, none beaten by
+        another, as ``(hero after, line)``; and the ways that kill the hero, played on, as
+        ``(hero after, deficit)`` (see :meth:`_pair`)."""
+        key = (cards, hero)
+        found = self.leads.get(key)
+        if found is None:
+            outcomes: dict[Heroes, Line] = {}
+            deaths: list[tuple[Heroes, int]] = []
+            self._walk(cards, hero, False, (), 0, outcomes, deaths)
+            found = _frontier(list(outcomes.items())), _fatal_frontier(deaths)
+            if len(self.leads) > _ROOMS_KEPT:
+                self.leads.clear()
+            self.leads[key] = found
+        return found
+
+    def _walk(
+        self,
+        cards: tuple[int, ...],
+        hero: Heroes,
+        drunk: bool,
+        line: Line,
+        deficit: int,
+        outcomes: dict[Heroes, Line],
+        deaths: list[tuple[Heroes, int]],
+    ) -> None:
+        """Resolve ``cards`` in every order; ``deficit`` is the health the hero lacked to
+        live through the worst fight so far (0: alive)."""
+        if not cards:
+            if deficit:
+                deaths.append((hero, deficit))
+            elif hero not in outcomes:
+                outcomes[hero] = line
+            return
+        h, w, r = hero
+        seen = 0
+        for i, card in enumerate(cards):
+            bit = 1 << card
+            if seen & bit:
+                continue
+            seen |= bit
+            rest = cards[:i] + cards[i + 1 :]
+            if card < WEAPON_BASE:  # S8
+                if card < r:  # S9, C7
+                    after = h - WEAPON_DAMAGE[card][w]
+                    worn = (after, w, WORN[self.strict][card])
+                    lack = deficit if after > 0 or deficit > 1 - after else 1 - after
+                    move = card | WITH_WEAPON
+                    self._walk(rest, worn, drunk, (*line, move), lack, outcomes, deaths)
+                after = h - BARE_DAMAGE[card]
+                lack = deficit if after > 0 or deficit > 1 - after else 1 - after
+                hurt = (after, w, r)
+                self._walk(rest, hurt, drunk, (*line, card), lack, outcomes, deaths)
+            elif card < POTION_BASE:  # S7
+                armed = (h, card - WEAPON_BASE, FRESH)
+                self._walk(rest, armed, drunk, (*line, card), deficit, outcomes, deaths)
+            elif drunk:  # C6: a second potion for the same hero does nothing
+                self._walk(rest, hero, drunk, (*line, card), deficit, outcomes, deaths)
+            else:
+                drank = (_drink(h, card - POTION_BASE), w, r)
+                self._walk(rest, drank, True, (*line, card), deficit, outcomes, deaths)
+
+    def _help(self, card: int, hero: Heroes) -> list[tuple[Heroes, int, int]]:
+        """C5: the ways the partner can take the help card, as ``(hero after, move,
+        deficit)`` (see :meth:`_walk`)."""
+        h, w, r = hero
+        move = card | HELP
+        if card >= POTION_BASE:  # C6: the partner's first potion of the room
+            return [((_drink(h, card - POTION_BASE), w, r), move, 0)]
+        if card >= WEAPON_BASE:  # S7
+            return [((h, card - WEAPON_BASE, FRESH), move, 0)]
+        ways: list[tuple[Heroes, int, int]] = []
+        if card < r:
+            after = h - WEAPON_DAMAGE[card][w]
+            worn = (after, w, WORN[self.strict][card])
+            ways.append((worn, move | WITH_WEAPON, 0 if after > 0 else 1 - after))
+        after = h - BARE_DAMAGE[card]
+        ways.append(((after, w, r), move, 0 if after > 0 else 1 - after))
+        return ways
+
+    # ------------------------------------------------------------------ co-op search
+
+    def _spare(self, info: _Info, heroes: Heroes) -> int:
+        """Co-op: the heroes' health, plus all the healing still possible, minus the damage
+        no line avoids (:meth:`_upper` before its caps): the score of any win from here
+        is at most this, and each point of health more raises it by one."""
+        held = heroes[1::3] + heroes[2::3]
+        damages = info[8]
+        damage = damages.get(held)
+        if damage is None:
+            damage = damages[held] = self._pair_damage(info[6], info[3], held, info[7])
+        return heroes[0] + heroes[3] + info[0] - damage
+
+    def _pair_damage(
+        self,
+        groups: tuple[tuple[int, int], ...],
+        weapons: tuple[int, ...],
+        held: Heroes,
+        faced: tuple[tuple[tuple[int, ...], int, bool], ...],
+    ) -> int:
+        """:meth:`_damage` for two heroes, a group of same-value monsters at a time.
+
+        With lenient weapons (C7), where it is a sum over monsters, it also looks at the
+        room that must be faced next (see :func:`_faced`): the three cards resolved there
+        meet only the weapons held or in that room."""
+        w1, w2, r1, r2 = held
+        top = weapons[0] if weapons else 0
+        damage = 0
+        if not self.strict:  # C7: a weapon may slay any number of monsters of one value
+            for monster, count in groups:
+                best = top
+                if monster < r1 and w1 > best:
+                    best = w1
+                if monster < r2 and w2 > best:
+                    best = w2
+                if monster > best:
+                    damage += (monster - best) * count
+            extra = _SAFE
+            for monsters, local, final in faced:
+                more = 0
+                spared = 0  # the card kept can be the monster costing most more here
+                for monster in monsters:
+                    best = top
+                    near = local
+                    if monster < r1:
+                        best = w1 if w1 > best else best
+                        near = w1 if w1 > near else near
+                    if monster < r2:
+                        best = w2 if w2 > best else best
+                        near = w2 if w2 > near else near
+                    if monster > near:
+                        cost = monster - near - (monster - best if monster > best else 0)
+                        more += cost
+                        if cost > spared:
+                            spared = cost
+                if not final:
+                    more -= spared
+                if more < extra:
+                    extra = more
+            return damage + extra if faced else damage
+        for monster, count in groups:
+            if monster < r1 or monster < r2:
+                also = [w for w, r in ((w1, r1), (w2, r2)) if monster < r]
+                usable: Sequence[int] = sorted((*weapons[:count], *also), reverse=True)
+            else:
+                usable = weapons
+            for k in range(count):
+                best = usable[k] if k < len(usable) else 0
+                if monster > best:
+                    damage += monster - best
+        return damage
+
+    def _step(
+        self,
+        room: tuple[int, ...],
+        dungeon: tuple[int, ...],
+        fled: bool,
+        leader: int,
+        heroes: Heroes,
+        line: Line,
+    ) -> int:
+        """Co-op: go on from a room start along ``line``, unless the bound rules it out.
+        Returns the margin of failure (see :meth:`_fail`)."""
+        order = room if dungeon and not fled else tuple(sorted(room))
+        key = (order, dungeon, fled, leader)
+        info = self._info(key, room + dungeon)
+        heroes = _normal(heroes, info[5])
+        spare = self._spare(info, heroes)
+        if spare < self.target:
+            return self.target - spare
+        self.path.append(line)
+        margin = self._fail(key, room, dungeon, fled, leader, heroes)
+        self.path.pop()
+        return margin
+
+    def _fail(
+        self,
+        key: tuple[Any, ...],
+        room: tuple[int, ...],
+        dungeon: tuple[int, ...],
+        fled: bool,
+        leader: int,
+        heroes: Heroes,
+    ) -> int:
+        """Co-op, the target being a win: search from a room start (``heroes`` in normal
+        form, ``key`` naming the position as in :meth:`_visit`). If no line reaches the
+        target, return its *margin*: a number ``m`` >= 1 such that heroes no better armed
+        and with ``a`` and ``b`` more health, ``a + b < m``, fail as well.
+
+        Why margins add up: from heroes with ``a`` and ``b`` more health every line goes
+        as before, except that it may end with up to ``a`` and ``b`` more health (a potion
+        never heals past 20), or live through a fight that killed a hero before. So a line
+        that was cut by the bound (the bound grows by ``a + b``) or ended below the target
+        stays short when ``a + b`` is below its shortfall, a line that killed a hero still
+        does when ``a + b`` is below what that hero lacked, and the rest lead to positions
+        whose own margins cover them. Failures are remembered with their margins."""
+        self.nodes += 1
+        if not self.nodes & 4095:
+            if self.cancel is not None and self.cancel():
+                raise Cancelled
+            if self.progress is not None:
+                self.progress(self.nodes)
+        h1 = heroes[0]
+        h2 = heroes[3]
+        arms = heroes[1] << 18 | heroes[2] << 12 | heroes[4] << 6 | heroes[5]
+        failed = self.failed.get(key)
+        if failed is not None:
+            for known, k1, k2, known_margin in failed:
+                if not ((known | _ARMS_GUARDS) - arms) & _ARMS_GUARDS ^ _ARMS_GUARDS:
+                    excess = (h1 - k1 if h1 > k1 else 0) + (h2 - k2 if h2 > k2 else 0)
+                    if excess < known_margin:
+                        return known_margin - excess
+        margin = self._cface(room, dungeon, fled, leader, heroes)
+        if len(self.failed) > _POSITIONS_KEPT:  # memory stays bounded on very long searches
+            self.failed.clear()
+            self.dungeons.clear()
+        failed = self.failed.setdefault(key, [])
+        guarded = arms | _ARMS_GUARDS
+        failed[:] = [
+            entry
+            for entry in failed
+            if (guarded - entry[0]) & _ARMS_GUARDS ^ _ARMS_GUARDS
+            or (entry[1] - h1 if entry[1] > h1 else 0)
+            + (entry[2] - h2 if entry[2] > h2 else 0)
+            + entry[3]
+            > margin
+        ]
+        failed.append((arms, h1, h2, margin))
+        if len(failed) > _FAILED_KEPT:  # forgetting a failure costs time, never correctness
+            del failed[0]
+        return margin
+
+    def _cface(
+        self,
+        room: tuple[int, ...],
+        dungeon: tuple[int, ...],
+        fled: bool,
+        leader: int,
+        heroes: Heroes,
+    ) -> int:
+        """Co-op: face a room from its start, or flee it; the margin as in :meth:`_fail`."""
+        final = not dungeon  # S4
+        known = (tuple(sorted(room)), heroes, leader, final)
+        faced = self.pairs.get(known)
+        if faced is None:
+            faced = self._pair(known[0], heroes, leader, final)
+            if len(self.pairs) > _ROOMS_KEPT:
+                self.pairs.clear()
+            self.pairs[known] = faced
+        kept, dead = faced
+        margin = _SAFE
+        if final:
+            for score, _, line in kept:
+                if score < self.target:
+                    break
+                self._found(score, line)
+            if kept:
+                margin = self.target - kept[0][0]
+            for _, after, deficit in dead:
+                short = self.target - after[0] - after[3]
+                short = short if short > deficit else deficit
+                if short < margin:
+                    margin = short
+            return margin
+        following = leader ^ 1  # C3
+        deal = dungeon[:ROOM_TAKES]  # S3: the card left and three new ones
+        left = dungeon[ROOM_TAKES:]
+        left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+        target = self.target
+        rated = []
+        places: dict[int, tuple[tuple[Any, ...], tuple[int, ...], _Info]] = {}
+        for carry, after, line in kept:
+            place = places.get(carry)
+            if place is None:
+                nxt = (carry, *deal)
+                key = (nxt if left else tuple(sorted(nxt)), left, False, following)
+                place = places[carry] = (key, nxt, self._info(key, nxt + left))
+            key, nxt, info = place
+            after = _normal(after, info[5])
+            spare = self._spare(info, after)
+            if spare < target:
+                if target - spare < margin:
+                    margin = target - spare
+                continue
+            rated.append((spare + min(after[0], after[3]), nxt, key, after, line))
+        rated.sort(key=_first, reverse=True)  # the most promising first
+        path = self.path
+        for _, nxt, key, after, line in rated:
+            path.append(line)
+            found = self._fail(key, nxt, left, False, following, after)
+            path.pop()
+            if found < margin:
+                margin = found
+        if not fled:  # S5
+            below = dungeon + room
+            found = self._step(below[:4], below[4:], True, leader, heroes, (FLEE_MOVE,))
+            if found < margin:
+                margin = found
+        target = self.target
+        for carry, after, deficit in dead if margin > 1 else ():
+            if deficit >= margin:
+                continue
+            place = places.get(carry)
+            if place is None:
+                nxt = (carry, *deal)
+                key = (nxt if left else tuple(sorted(nxt)), left, False, following)
+                place = places[carry] = (key, nxt, self._info(key, nxt + left))
+            info = place[2]
+            short = target - self._spare(info, _normal(after, info[5]))
+            short = short if short > deficit else deficit
+            if short < margin:
+                margin = short
+        return margin
+
     def _face(
         self,
         room: tuple[int, ...],
@@ -288,7 +806,10 @@ class _Search:
         known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
         faced = self.rooms.get(known)
         if faced is None:
-            faced = self._expand(room, n, heroes, leader, potions, help_used, final)
+            if self.coop and not taken and not self.deaths:
+                faced = [], self._pair(known[0], heroes, leader, final)[0]
+            else:
+                faced = self._expand(room, n, heroes, leader, potions, help_used, final)
             if len(self.rooms) > _ROOMS_KEPT:
                 self.rooms.clear()
             self.rooms[known] = faced
@@ -307,12 +828,41 @@ class _Search:
         deal = dungeon[:ROOM_TAKES]  # S3: the card left and three new ones
         left = dungeon[ROOM_TAKES:]
         left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+        if self.margins:  # a co-op room begun at the start of the search
+            for carry, after, line in kept:
+                self._step((carry, *deal), left, False, following, after, line)
+            return
+        if self.coop:
+            kept = self._order(kept, deal, left, following)
         for carry, after, line in kept:
             path.append(line)
             self._visit((carry, *deal), left, False, following, after)
             path.pop()
         if not taken and not fled:  # S5
             self._flee(room, dungeon, leader, heroes)
+
+    def _order(
+        self,
+        kept: list[tuple[int, Heroes, Line]],
+        deal: tuple[int, ...],
+        left: tuple[int, ...],
+        leader: int,
+    ) -> list[tuple[int, Heroes, Line]]:
+        """Co-op: the ways out of a room that can still reach the target, most promising
+        first: by the bound of the next position, and then by the weaker hero's health."""
+        fleeable = bool(left)
+        rated = []
+        for item in kept:
+            carry, after, _ = item
+            room = (carry, *deal)
+            key = (room if fleeable else tuple(sorted(room)), left, False, leader)
+            info = self._info(key, room + left)
+            heroes = _normal(after, info[5])
+            upper = self._upper(info, heroes)
+            if upper >= self.target:
+                rated.append((upper + min(heroes[0], heroes[3]), item))
+        rated.sort(key=_first, reverse=True)
+        return [item for _, item in rated]
 
     def _flee(
         self, room: tuple[int, ...], dungeon: tuple[int, ...], leader: int, heroes: Heroes
@@ -331,6 +881,188 @@ _ROOMS_KEPT = 50_000
 _CARDS_KEPT = 300_000
 _POSITIONS_KEPT = 1_000_000
 _LOST_KEPT = 12
+_FAILED_KEPT = 64
+_SAFE = 1 << 20
+# the guards of 8-bit fields, for one hero and a deficit, or two heroes and a deficit
+_FATAL_GUARDS = {n: sum(128 << (8 * i) for i in range(n + 1)) for n in (3, 6)}
+# the guards of four six-bit fields: both heroes' weapon and reach
+_ARMS_GUARDS = sum(32 << (6 * i) for i in range(4))
+#: The widths of the beam searches tried before the full search (co-op).
+_BEAMS = (32, 256, 1024)
+
+
+_Info = tuple[
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    dict[Any, int],
+    tuple[int, ...],
+    tuple[tuple[int, int], ...],
+    tuple[tuple[tuple[int, ...], int, bool], ...],
+    dict[Any, int],
+]
+
+# Heroes packed into one integer, six bits a number (health, weapon, reach: each below 32),
+# with the top bit of each field a guard: ``a`` is at least ``b`` in every field exactly when
+# ``((a | _GUARDS) - b) & _GUARDS == _GUARDS`` (no field borrows from the next).
+_GUARDS = sum(32 << (6 * i) for i in range(6))
+
+
+def _pack(heroes: Heroes) -> int:
+    packed = 0
+    for number in heroes:
+        packed = packed << 6 | number
+    return packed
+
+
+def _reaches(monsters: list[int]) -> tuple[int, ...]:
+    """For each reach (0 to FRESH), the least reach that lets the weapon fight the same
+    monsters among ``monsters`` (the cards left): one more than the highest of them below
+    it, 0 if none is."""
+    present = set(monsters)
+    table = []
+    below = 0
+    for reach in range(FRESH + 1):
+        table.append(below)
+        if reach in present:
+            below = reach + 1
+    return tuple(table)
+
+
+def _normal(heroes: Heroes, reaches: tuple[int, ...]) -> Heroes:
+    """The heroes with each weapon in its normal form for the cards left: reach lowered to
+    the least one that fights the same monsters (:func:`_reaches`), and the weapon's value
+    lowered to the highest monster it can still fight, for above that it stops no more
+    damage. A weapon that can fight nothing left is no weapon. Nothing the heroes can do
+    from here changes (S8, S9, C7), and the score does not depend on weapons."""
+    if len(heroes) == 3:
+        h, w, r = heroes
+        r = reaches[r]
+        if w >= r:
+            w = r - 1 if r else 0
+        return (h, w, r)
+    h, w, r, h2, w2, r2 = heroes
+    r = reaches[r]
+    if w >= r:
+        w = r - 1 if r else 0
+    r2 = reaches[r2]
+    if w2 >= r2:
+        w2 = r2 - 1 if r2 else 0
+    return (h, w, r, h2, w2, r2)
+
+
+_Pair = tuple[list[tuple[int, Heroes, Line]], list[tuple[int, Heroes, int]]]
+_Lead = tuple[list[tuple[Heroes, Line]], list[tuple[Heroes, int]]]
+
+
+def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...]:
+    """The rooms one of which is faced next from the room start ``key`` (as in
+    :meth:`_Search._visit`): this one, or after a flee (S5) the next four cards. Each as
+    ``(its monsters, its best weapon, whether it is the final room)``: three of its cards
+    (all in the final room, S4) are resolved there, with no other weapons than those
+    already held and those in the room."""
+    room, dungeon, fled = key[0], key[1], key[2]
+    rooms = [(room, not dungeon)]
+    if not fled and dungeon:
+        below = dungeon + room
+        rooms.append((below[:4], len(below) <= 4))
+    faced = []
+    for cards, final in rooms:
+        monsters = tuple(c for c in cards if c < WEAPON_BASE)
+        local = max((c - WEAPON_BASE for c in cards if WEAPON_BASE <= c < POTION_BASE), default=0)
+        faced.append((monsters, local, final))
+    return tuple(faced)
+
+
+def _carries(room: tuple[int, ...], final: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """The ways to pick the card that stays (S6; one of each value), with the cards to
+    resolve; in the final room every card is resolved (S4)."""
+    if final:
+        return [(-1, room)]
+    ways = []
+    seen = 0
+    for i, carry in enumerate(room):
+        bit = 1 << carry
+        if not seen & bit:
+            seen |= bit
+            ways.append((carry, room[:i] + room[i + 1 :]))
+    return ways
+
+
+def _drink(health: int, potion: int) -> int:
+    """A first potion (S10, C6); for a line played on past a death, health may be below
+    zero, and the potion still heals up to MAX_HEALTH."""
+    if health > 0:
+        return HEALED[health][potion]
+    health += potion
+    return health if health < MAX_HEALTH else MAX_HEALTH
+
+
+def _fatal_frontier(deaths: list[tuple[Heroes, int]]) -> list[tuple[Heroes, int]]:
+    """The fatal lines (heroes played on, deficit) that no other beats: with heroes at
+    least as well off and a deficit no larger."""
+    packed = []
+    for i, (heroes, deficit) in enumerate(deaths):
+        number = 0
+        for value in heroes:  # health may be below zero here
+            number = number << 8 | (value + 64 if value > -64 else 0)
+        packed.append((number << 8 | (127 - deficit if deficit < 127 else 0), i))
+    packed.sort(key=_first, reverse=True)
+    guards = _FATAL_GUARDS[len(deaths[0][0])] if deaths else 0
+    front: list[int] = []
+    kept: list[tuple[Heroes, int]] = []
+    for number, i in packed:
+        for known in front:
+            if not ((known | guards) - number) & guards ^ guards:
+                break
+        else:
+            front.append(number)
+            kept.append(deaths[i])
+    return kept
+
+
+def _frontier(outcomes: list[tuple[Heroes, Line]]) -> list[tuple[Heroes, Line]]:
+    """The outcomes no other outcome beats (:func:`dominates`); of equal ones, the first."""
+    # a tuple at least as good in every field packs to a number at least as large
+    packed = sorted(
+        ((_pack(heroes), i) for i, (heroes, _) in enumerate(outcomes)), key=_first, reverse=True
+    )
+    front: list[int] = []
+    kept: list[tuple[Heroes, Line]] = []
+    for number, i in packed:
+        for known in front:
+            if not ((known | _GUARDS) - number) & _GUARDS ^ _GUARDS:
+                break
+        else:
+            front.append(number)
+            kept.append(outcomes[i])
+    return kept
+
+
+def _rate(upper: int, heroes: Heroes) -> int:
+    """How promising a co-op position is, for the beam search: the bound, the weaker
+    hero's health, and the weapons (in normal form: no more than the highest monster left
+    that each can still fight)."""
+    return upper + min(heroes[0], heroes[3]) + heroes[1] + heroes[4]
+
+
+def _second(item: Sequence[Any]) -> Any:
+    return item[1]
+
+
+def _unchain(chain: Any) -> list[Line]:
+    """The lines of a beam position's steps, first step first."""
+    lines: list[Line] = []
+    while chain is not None:
+        chain, line = chain
+        lines.append(line)
+    lines.reverse()
+    return lines
+
+
+def _first(item: Sequence[Any]) -> Any:
+    return item[0]
 
 
 def _promise(
