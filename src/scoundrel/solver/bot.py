@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -137,7 +137,6 @@ class Seen:
     potions: tuple[bool, ...]
     help_used: bool
     final: bool
-    fled: bool
     unseen: tuple[int, ...]
     """The cards never seen, sorted (never in deck order)."""
     bottom: tuple[int, ...]
@@ -154,9 +153,6 @@ class Seen:
             potions=tuple(h.potion_used for h in observation.heroes),
             help_used=observation.help_used,
             final=observation.final_room,
-            fled=not observation.can_flee
-            and observation.resolved_in_room == 0
-            and not observation.final_room,
             unseen=tuple(sorted(code(c) for c in observation.unseen)),
             bottom=tuple(code(c) for c in observation.known_bottom),
         )
@@ -305,9 +301,7 @@ class Judge:
         expansion = Expansion(self.strict, self.coop, True)
         n = to_resolve(len(room), taken, final)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
-        return max(
-            expansion.deaths, key=lambda death: (len(death[2]), sum(death[0][0::3]), death[2])
-        )
+        return slays_most(expansion.deaths)
 
     def flee_value(
         self,
@@ -361,6 +355,14 @@ class RandomPlayer:
     def plan(self, observation: Observation) -> Plan:
         rng = random.Random(repr(observation))
         return _Single((rng.choice(observation.legal_moves),))
+
+
+def slays_most(
+    deaths: Iterable[tuple[Heroes, tuple[int, ...], Line]],
+) -> tuple[Heroes, tuple[int, ...], Line]:
+    """Of a room's fatal lines ``(heroes, rest, line)``, the one that resolves most cards
+    before the end, then leaves the heroes the most health."""
+    return max(deaths, key=lambda death: (len(death[2]), sum(death[0][0::3]), death[2]))
 
 
 def play_game(bot: Player, state: State) -> State:

@@ -27,7 +27,7 @@ from ..core.kernel import ROOM_SIZE, ROOM_TAKES, to_resolve
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
-from .bot import Judge, Seen, Weights, wilson
+from .bot import Judge, Seen, Weights, slays_most, wilson
 from .model import (
     FLEE_MOVE,
     HELP,
@@ -253,9 +253,7 @@ class SearchBot:
                 ways.append(Way(line, after, rest, expansion.last[(rest, after)], False))
         del ways[self.ways :]
         if not scored:  # every way through is fatal: the one that slays most first
-            after, rest, line = judge.last_stand(
-                seen.room, seen.heroes, seen.taken, seen.potions, seen.help_used, seen.final
-            )
+            after, rest, line = slays_most(expansion.deaths)
             ways.append(Way(line, after, rest, 0, True))
         if isinstance(expansion, _FirstMoves):
             for _, _, line in expansion.deaths:
@@ -270,10 +268,7 @@ class SearchBot:
                     )
                     ways.append(Way(line, after, rest, last, False))
                 else:  # every line that starts so is fatal
-                    after, rest, line = max(
-                        (d for d in expansion.deaths if d[2][0] == first),
-                        key=lambda death: (len(death[2]), sum(death[0][0::3])),
-                    )
+                    after, rest, line = slays_most(d for d in expansion.deaths if d[2][0] == first)
                     ways.append(Way(line, after, rest, 0, True))
         if can_flee:
             ways.append(Way((FLEE_MOVE,), seen.heroes, (), 0, False))
@@ -340,18 +335,15 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
     known = len(seen.bottom)
     if way.flee:
         heroes = seen.heroes
-        below = dungeon + seen.room
-        room, dungeon, fled = below[:ROOM_SIZE], below[ROOM_SIZE:], True
-        known = min(len(dungeon), known + len(seen.room))
+        room, dungeon, known = _flee(seen.room, dungeon, known)
+        fled = True
     else:
         heroes = way.heroes
         if way.fatal:
             return False, lost_score(heroes, way.rest, dungeon, only)
         if seen.final:
             return True, won_score(heroes, way.last_potion)
-        room = (*way.rest, *dungeon[:ROOM_TAKES])
-        dungeon = dungeon[ROOM_TAKES:]
-        known = min(known, len(dungeon))
+        room, dungeon, known = _deal(way.rest, dungeon, known)
         fled = False
         if coop:
             leader ^= 1  # C3
@@ -373,9 +365,8 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
             bot.flee_samples,
         )
         if flee:
-            below = dungeon + room
-            room, dungeon, fled = below[:ROOM_SIZE], below[ROOM_SIZE:], True
-            known = min(len(dungeon), known + ROOM_SIZE)
+            room, dungeon, known = _flee(room, dungeon, known)
+            fled = True
             continue
         if face is None:
             after, rest, _ = judge.last_stand(room, heroes, 0, fresh, False, final)
@@ -383,9 +374,26 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
         value, _, heroes, carry = face
         if final:
             return True, int(value)
-        room = (carry, *dungeon[:ROOM_TAKES])
-        dungeon = dungeon[ROOM_TAKES:]
-        known = min(known, len(dungeon))
+        room, dungeon, known = _deal((carry,), dungeon, known)
         fled = False
         if coop:
             leader ^= 1  # C3
+
+
+def _flee(
+    room: tuple[int, ...], dungeon: tuple[int, ...], known: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """S5: the room goes under the dungeon, where its cards are known, and the next four
+    cards are dealt. Returns the room, the dungeon and how many cards at its bottom are
+    known."""
+    below = dungeon + room
+    dungeon = below[ROOM_SIZE:]
+    return below[:ROOM_SIZE], dungeon, min(len(dungeon), known + len(room))
+
+
+def _deal(
+    kept: tuple[int, ...], dungeon: tuple[int, ...], known: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """S3: the card kept and the next three make the room."""
+    dungeon, dealt = dungeon[ROOM_TAKES:], dungeon[:ROOM_TAKES]
+    return (*kept, *dealt), dungeon, min(known, len(dungeon))
