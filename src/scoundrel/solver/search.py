@@ -747,13 +747,18 @@ class _Search:
         target = self.target
         rated = []
         places: dict[int, tuple[tuple[Any, ...], tuple[int, ...], _Info]] = {}
-        for carry, after, line in kept:
+
+        def place_of(carry: int) -> tuple[tuple[Any, ...], tuple[int, ...], _Info]:
+            """The next room start with ``carry`` kept: its key, its room, its bounds."""
             place = places.get(carry)
             if place is None:
                 nxt = (carry, *deal)
                 key = (nxt if left else tuple(sorted(nxt)), left, False, following)
                 place = places[carry] = (key, nxt, self._info(key, nxt + left))
-            key, nxt, info = place
+            return place
+
+        for carry, after, line in kept:
+            key, nxt, info = place_of(carry)
             after = _normal(after, info[5])
             spare = self._spare(info, after)
             if spare < target:
@@ -778,12 +783,7 @@ class _Search:
         for carry, after, deficit in dead if margin > 1 else ():
             if deficit >= margin:
                 continue
-            place = places.get(carry)
-            if place is None:
-                nxt = (carry, *deal)
-                key = (nxt if left else tuple(sorted(nxt)), left, False, following)
-                place = places[carry] = (key, nxt, self._info(key, nxt + left))
-            info = place[2]
+            info = place_of(carry)[2]
             short = target - self._spare(info, _normal(after, info[5]))
             short = short if short > deficit else deficit
             if short < margin:
