@@ -168,11 +168,12 @@ def test_analyse_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_analyse_reports_a_slip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A game played by the fair bot on solo deal 24 loses, and slips on the way: the JSON
-    names the move, its token and the best before and after."""
+    """A game played by the fast judgement alone (no solving at the end) on solo deal 24
+    loses, and slips on the way: the JSON names the move, its token and the best before
+    and after."""
     rules = SOLO
     game = Game(rules, random_deal(rules, 24))
-    bot = Bot()
+    bot = Bot(solve=False)
     while not game.is_over:
         game.play(bot.choose(game.observation()))
     path = tmp_path / "bot.json"

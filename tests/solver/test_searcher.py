@@ -12,17 +12,19 @@ from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
 from test_bot import shuffled_hidden
 
 from scoundrel.core import Move, Rules, State, Status, random_deal
-from scoundrel.solver import Bot, SearchBot, play_game
-from scoundrel.solver.bot import Seen, wilson
+from scoundrel.solver import Bot, SearchBot, play_game, solve
+from scoundrel.solver.bot import Seen, weights_for, wilson
 from scoundrel.solver.searcher import FLEE_SAMPLES, _play_out, search_item
 
 
-def late(rules: Rules, seed: int, unseen: int) -> tuple[State, tuple[Move, ...]] | None:
-    """The first position of a seeded game with at most ``unseen`` cards never seen."""
+def late(
+    rules: Rules, seed: int, unseen: int, fewest: int = 2
+) -> tuple[State, tuple[Move, ...]] | None:
+    """The first position of a seeded game with ``fewest`` to ``unseen`` cards never seen."""
     for state, moves in walk(rules, seed, randomness=0.3):
         if state.is_over:
             return None
-        if len(state.observation(state.leader).unseen) <= unseen:
+        if fewest <= len(state.observation(state.leader).unseen) <= unseen:
             return state, moves
     return None
 
@@ -37,7 +39,7 @@ def core_chance(
     state = play(State.new(rules, deck), moves)
     unseen = state.observation(state.leader).unseen
     cut = len(deck) - len(unseen)
-    bot = Bot(samples=FLEE_SAMPLES)
+    bot = Bot(samples=FLEE_SAMPLES, solve=False)
     won = total = games = 0
     for order in itertools.permutations(deck[cut:]):
         s = play(State.new(rules, (*deck[:cut], *order)), moves)
@@ -98,10 +100,14 @@ def test_sampled_chances_agree_with_the_exact_ones() -> None:
         assert len(orders) == math.factorial(6)
         for estimate in result.estimates:
             assert not estimate.exact
+            weights = weights_for(SOLO)
             way = next(
-                w for w in bot._ways(seen, seen_obs.can_flee, True) if w.line == estimate.line
+                w for w in bot._ways(seen, seen.judge(weights), True) if w.line == estimate.line
             )
-            wins = sum(_play_out(seen, way, order + seen.bottom, bot)[0] for order in orders)
+            wins = sum(
+                _play_out(seen, way, order + seen.bottom, weights, FLEE_SAMPLES)[0]
+                for order in orders
+            )
             exact = wins / len(orders)
             low, high = wilson(estimate.wins, estimate.games, z=3.29)  # 99.9%
             assert low <= exact <= high, (estimate.moves, estimate.chance, exact)
@@ -183,3 +189,38 @@ def test_a_finished_game_has_nothing_to_search() -> None:
     end = play_game(Bot(), state)
     with pytest.raises(ValueError, match="game is over"):
         SearchBot().search(end.observation(1))
+
+
+def after(state: State, moves: tuple[Move, ...]) -> State:
+    for move in moves:
+        state = state.apply(move)
+        if state.is_over:
+            break
+    return state
+
+
+@pytest.mark.parametrize(
+    ("rules", "seeds"), [(SOLO, range(0, 6)), (COOP, range(0, 6))], ids=["solo", "coop"]
+)
+def test_once_every_card_is_known_the_chances_are_the_solvers(rules: Rules, seeds: range) -> None:
+    """With at most one card unseen its place is known (it lies above the known bottom of
+    fled rooms, S5), so the game is one of complete information: each way's chance is
+    exact, 1 when the solver still finds a win after it and 0 when it finds none, and
+    the fast bot's plan keeps a game that can still be won winnable."""
+    checked = 0
+    for seed in seeds:
+        found = late(rules, seed, 1, fewest=0)
+        if found is None:
+            continue
+        state, _ = found
+        observation = state.observation(state.leader)
+        result = SearchBot().search(observation, every_move=True)
+        for estimate in result.estimates:
+            assert estimate.exact and estimate.games == 1
+            assert estimate.wins == solve(after(state, estimate.moves)).winnable, estimate.moves
+            checked += 1
+        plan = Bot().plan(observation)
+        if solve(state).winnable:
+            assert solve(after(state, plan.moves)).winnable
+            assert result.best.wins == 1
+    assert checked >= 6

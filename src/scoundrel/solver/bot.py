@@ -28,6 +28,7 @@ from ..core.deal import random_deal
 from ..core.kernel import (
     POTION_BASE,
     ROOM_SIZE,
+    ROOM_TAKES,
     WEAPON_BASE,
     to_resolve,
 )
@@ -35,7 +36,21 @@ from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
 from ..core.state import State, Status
-from .model import Expansion, Heroes, Line, code, hero_codes, room_moves, won_score
+from .model import (
+    FLEE_MOVE,
+    Expansion,
+    Heroes,
+    Line,
+    Position,
+    code,
+    dominates,
+    healing,
+    hero_codes,
+    room_moves,
+    unavoidable_damage,
+    won_score,
+)
+from .search import win_line
 
 SAMPLES = 12
 """Sample rooms dealt to judge a flee."""
@@ -53,6 +68,20 @@ class Weights:
     """Health a weapon still to come is expected to save, per point of its value."""
     flee_margin: float = 0.5
     """Flee only when the sampled rooms look better by this much."""
+    bound: float = 0.0
+    """How much counts of the health the heroes would end with if every monster left met
+    the best weapon that could still reach it and the best potions healed them (the
+    solver's bound). Co-op play needs it; solo play is better without it."""
+
+
+COOP_WEIGHTS = Weights(bound=1.0)
+"""The co-op weights: measured on seeded games, the bound lifts the fast bot from 0 to
+about 3% of co-op wins (and its mean score from -96 to -71); in solo it costs wins."""
+
+
+def weights_for(rules: Rules) -> Weights:
+    """The weights tuned for a ruleset."""
+    return COOP_WEIGHTS if rules.coop_game else Weights()
 
 
 @dataclass(frozen=True)
@@ -79,9 +108,14 @@ class Choice:
 class Bot:
     """``Bot().choose(observation)`` gives a move; :meth:`plan` says why."""
 
-    def __init__(self, weights: Weights | None = None, samples: int = SAMPLES) -> None:
-        self.weights = weights or Weights()
+    def __init__(
+        self, weights: Weights | None = None, samples: int = SAMPLES, solve: bool = True
+    ) -> None:
+        self.weights = weights
+        """``None``: the weights tuned for the game's ruleset (:func:`weights_for`)."""
         self.samples = samples
+        self.solve = solve
+        """Whether to play perfectly once every card left is known (by the solver)."""
 
     def choose(self, observation: Observation) -> Move:
         return self.plan(observation).move
@@ -90,7 +124,11 @@ class Bot:
         if observation.score is not None or not observation.legal_moves:
             raise ValueError("the game is over: there is nothing to choose")
         seen = Seen.of(observation)
-        judge = seen.judge(self.weights)
+        judge = seen.judge(self.weights or weights_for(seen.rules))
+        if self.solve and seen.known:
+            solved = self._solved(observation, seen, judge)
+            if solved is not None:
+                return solved
         flee, face, flee_value = judge.decide(
             seen.room,
             seen.heroes,
@@ -120,9 +158,26 @@ class Bot:
         damage = tuple(
             before - now for before, now in zip(seen.heroes[0::3], after[0::3], strict=True)
         )
-        taken = {move.card for move in moves}
-        kept_code = next((c.code for c in observation.room if c not in taken), None)
-        return Choice(tuple(moves), value, value, flee_value, damage, kept_code)
+        return Choice(tuple(moves), value, value, flee_value, damage, _kept(observation, moves))
+
+    def _solved(self, observation: Observation, seen: Seen, judge: Judge) -> Choice | None:
+        """With every card left known, the first way (by the judgement) after which the
+        solver still finds a win; ``None`` when none is left."""
+        dungeon = seen.unseen + seen.bottom
+        heroes = len(observation.heroes)
+        flee = seen.flee_way()
+        for way in seen.ways(judge) + ([flee] if flee else []):
+            if known_win(seen, way, dungeon) is None:
+                continue
+            if way.flee:
+                return Choice((FLEE,), 0.0, None, None, (0,) * heroes, None)
+            moves = tuple(room_moves(observation.room, way.line))
+            damage = tuple(
+                before - now
+                for before, now in zip(seen.heroes[0::3], way.heroes[0::3], strict=True)
+            )
+            return Choice(moves, 0.0, None, None, damage, _kept(observation, moves))
+        return None
 
 
 @dataclass(frozen=True)
@@ -141,6 +196,13 @@ class Seen:
     """The cards never seen, sorted (never in deck order)."""
     bottom: tuple[int, ...]
     """The cards known to lie at the bottom of the dungeon, in order."""
+    can_flee: bool
+
+    @property
+    def known(self) -> bool:
+        """Whether every card left is known where it lies: the unseen cards are all above
+        the known bottom, so one unseen card has only one place."""
+        return len(self.unseen) <= 1
 
     @classmethod
     def of(cls, observation: Observation) -> Seen:
@@ -155,6 +217,43 @@ class Seen:
             final=observation.final_room,
             unseen=tuple(sorted(code(c) for c in observation.unseen)),
             bottom=tuple(code(c) for c in observation.known_bottom),
+            can_flee=observation.can_flee,
+        )
+
+    def ways(
+        self, judge: Judge, expansion: Expansion | None = None, limit: int | None = None
+    ) -> list[Way]:
+        """The ways through the rest of the room, best first by ``judge`` (at most
+        ``limit``): every way that no better one beats on health, weapon and reach while
+        keeping the same card. ``expansion`` is the room's, if already run. When every way
+        is fatal, the one that slays most."""
+        if expansion is None:
+            expansion = Expansion(self.rules.strict, self.rules.coop_game, True)
+            self.expand(expansion)
+        ways: list[Way] = []
+        for _, line, rest, after, last in judge.ranked(expansion, self.final):
+            if not any(k.rest == rest and dominates(k.heroes, after) for k in ways):
+                ways.append(Way(line, after, rest, last, False))
+        if limit is not None:
+            del ways[limit:]
+        if not ways:
+            after, rest, line = slays_most(expansion.deaths)
+            ways.append(Way(line, after, rest, 0, True))
+        return ways
+
+    def flee_way(self) -> Way | None:
+        """The flee, when it is allowed (S5)."""
+        return Way((FLEE_MOVE,), self.heroes, (), 0, False) if self.can_flee else None
+
+    def expand(self, expansion: Expansion) -> None:
+        """Run ``expansion`` on the rest of the room."""
+        expansion.run(
+            self.room,
+            to_resolve(len(self.room), self.taken, self.final),
+            self.heroes,
+            self.leader,
+            self.potions,
+            self.help_used,
         )
 
     def judge(self, weights: Weights) -> Judge:
@@ -184,9 +283,11 @@ class Judge:
         self.strict = strict
         self.coop = coop
         self.leader = leader
+        self.pool = pool
         self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
         self.pool_weapons = sum(1 for c in pool if WEAPON_BASE <= c < POTION_BASE)
         self._saved: dict[tuple[int, int, int], float] = {}
+        self._left: dict[int, tuple[int, list[int], list[int], dict[Heroes, int]]] = {}
 
     # ------------------------------------------------------------------ scoring
 
@@ -227,13 +328,59 @@ class Judge:
                 total += w.potion * (card - POTION_BASE)
         return total
 
+    def bound(self, heroes: Heroes, carry: int) -> int:
+        """The health the heroes would end with if every monster left (the pool and the
+        card kept) met the best weapon that could still reach it and the best potions
+        healed them: the solver's bound, blind to the order of the cards."""
+        left = self._left.get(carry)
+        if left is None:
+            cards = (*self.pool, carry) if carry else self.pool
+            potions = sorted((c - POTION_BASE for c in cards if c >= POTION_BASE), reverse=True)
+            weapons = [c - WEAPON_BASE for c in cards if WEAPON_BASE <= c < POTION_BASE]
+            monsters = [c for c in cards if c < WEAPON_BASE]
+            heal = healing(potions, len(cards), len(heroes) // 3)
+            left = self._left[carry] = (
+                heal,
+                sorted(monsters, reverse=True),
+                sorted(weapons, reverse=True),
+                {},
+            )
+        heal, monsters, weapons, damages = left
+        held = heroes[1::3] + heroes[2::3]
+        damage = damages.get(held)
+        if damage is None:
+            damage = damages[held] = unavoidable_damage(monsters, weapons, held, self.strict)
+        return sum(heroes[0::3]) + heal - damage
+
     def value(self, heroes: Heroes, carry: int) -> float:
-        """Health, plus what the weapon in hand should save, plus the card kept."""
+        """Health, plus what the weapon in hand should save, plus the card kept (and, with
+        the co-op weights, the bound)."""
         w = self.w
         total = 0.0
         for i in range(0, len(heroes), 3):
             total += heroes[i] + w.weapon * self._savings(heroes[i + 1], heroes[i + 2], carry)
+        if w.bound:
+            total += w.bound * self.bound(heroes, carry)
         return total + (self.worth((carry,)) if carry else 0.0)
+
+    def outcome(self, rest: tuple[int, ...], after: Heroes, last: int, final: bool) -> float:
+        """The value of a way through a room that leaves ``rest`` and ``after``: the score
+        of the game won in the final room, else :meth:`value`."""
+        if final:
+            return float(self.won(after, last))
+        return self.value(after, rest[0] if rest else 0)
+
+    def ranked(
+        self, expansion: Expansion, final: bool
+    ) -> list[tuple[float, Line, tuple[int, ...], Heroes, int]]:
+        """The outcomes of a room's expansion, best first: (value, line, cards left in the
+        room, heroes after, last potion)."""
+        scored = []
+        for (rest, after), line in expansion.outcomes.items():
+            last = expansion.last[(rest, after)]
+            scored.append((self.outcome(rest, after, last, final), line, rest, after, last))
+        scored.sort(key=lambda item: item[0], reverse=True)
+        return scored
 
     # ------------------------------------------------------------------ choices
 
@@ -276,10 +423,7 @@ class Judge:
         expansion.run(room, n, heroes, self.leader, potions, help_used)
         best: tuple[float, Line, Heroes, int] | None = None
         for (rest, after), line in expansion.outcomes.items():
-            if final:
-                value = float(self.won(after, expansion.last[(rest, after)]))
-            else:
-                value = self.value(after, rest[0] if rest else 0)
+            value = self.outcome(rest, after, expansion.last[(rest, after)], final)
             if best is None or value > best[0]:
                 best = (value, line, after, rest[0] if rest else 0)
         return best
@@ -330,6 +474,87 @@ class Judge:
             else:
                 total += face[0] + fled - self.worth(next_room)
         return total / len(rooms)
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way to go on: a line through the rest of the room and where it leaves the
+    heroes, or the flee."""
+
+    line: Line
+    heroes: Heroes
+    rest: tuple[int, ...]
+    """The cards the line leaves in the room."""
+    last_potion: int
+    fatal: bool
+
+    @property
+    def flee(self) -> bool:
+        return self.line == (FLEE_MOVE,)
+
+    def after(
+        self, seen: Seen, dungeon: tuple[int, ...], known: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int, Heroes, int, bool]:
+        """Where this way leads when the dungeon is ``dungeon`` (its last ``known`` cards
+        known): the next room, the dungeon, the cards known at its bottom, the heroes, the
+        leader and whether the room was fled into. Not for the final room or a fatal way."""
+        if self.flee:
+            room, dungeon, known = flee_dungeon(seen.room, dungeon, known)
+            return room, dungeon, known, seen.heroes, seen.leader, True
+        room, dungeon, known = deal_room(self.rest, dungeon, known)
+        leader = seen.leader ^ 1 if seen.rules.coop_game else seen.leader  # C3
+        return room, dungeon, known, self.heroes, leader, False
+
+
+def flee_dungeon(
+    room: tuple[int, ...], dungeon: tuple[int, ...], known: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """S5: the room goes under the dungeon, where its cards are known, and the next four
+    cards are dealt. Returns the room, the dungeon and how many cards at its bottom are
+    known."""
+    below = dungeon + room
+    dungeon = below[ROOM_SIZE:]
+    return below[:ROOM_SIZE], dungeon, min(len(dungeon), known + len(room))
+
+
+def deal_room(
+    kept: tuple[int, ...], dungeon: tuple[int, ...], known: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """S3: the card kept and the next three make the room."""
+    dungeon, dealt = dungeon[ROOM_TAKES:], dungeon[:ROOM_TAKES]
+    return (*kept, *dealt), dungeon, min(known, len(dungeon))
+
+
+def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line] | None:
+    """With every card left known, ``dungeon`` being their order: a winning line from the
+    end of ``way`` (with its score), or ``None`` when the solver finds none."""
+    if way.fatal:
+        return None
+    if seen.final:
+        return won_score(way.heroes, way.last_potion), ()
+    room, dungeon, _, heroes, leader, fled = way.after(seen, dungeon, len(dungeon))
+    rules = seen.rules
+    fresh = (False,) * (len(heroes) // 3)
+    position = Position(
+        room,
+        dungeon,
+        heroes,
+        leader,
+        fled,
+        0,
+        fresh,
+        False,
+        rules.strict,
+        rules.coop_game,
+        rules.death_score,
+        0,
+    )
+    return win_line(position)
+
+
+def _kept(observation: Observation, moves: Iterable[Move]) -> str | None:
+    taken = {move.card for move in moves}
+    return next((c.code for c in observation.room if c not in taken), None)
 
 
 class Plan(Protocol):

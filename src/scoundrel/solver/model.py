@@ -29,6 +29,7 @@ from ..core.kernel import (
     HEALED,
     NO_REACH,
     POTION_BASE,
+    ROOM_TAKES,
     WEAPON_BASE,
     WEAPON_DAMAGE,
     WORN,
@@ -257,6 +258,43 @@ def lost_score(
     if len(heroes) == 6:
         return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)
     return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only)
+
+
+def healing(potions: Sequence[int], cards: int, heroes: int) -> int:
+    """The most health ``potions`` (values, highest first) can still give among ``cards``
+    cards left: one potion heals each hero per room (S10, C6), and every room faced from
+    here resolves three cards (the last one what is left)."""
+    rooms = (cards + 1) // ROOM_TAKES
+    return sum(potions[: rooms * heroes])
+
+
+def unavoidable_damage(
+    monsters: Sequence[int], weapons: Sequence[int], held: Sequence[int], strict: bool
+) -> int:
+    """Damage no line avoids: each monster left (values, highest first) meets the best
+    weapon that could be used on it, of the ``weapons`` still to come (highest first) and
+    those ``held`` (the heroes' weapon values, then their reaches); in strict play no
+    weapon slays two monsters of one value (S8, S9, C7)."""
+    half = len(held) // 2
+    damage = 0
+    previous = -1
+    usable: Sequence[int] = weapons
+    copy = 0
+    for monster in monsters:
+        if monster != previous:
+            previous = monster
+            copy = 0
+            usable = weapons
+            for i in range(half):
+                if monster < held[half + i]:
+                    usable = sorted((*usable, held[i]), reverse=True)
+        else:
+            copy += 1
+        k = copy if strict else 0
+        best = usable[k] if k < len(usable) else 0
+        if monster > best:
+            damage += monster - best
+    return damage
 
 
 def dominates(a: Heroes, b: Heroes) -> bool:

@@ -72,7 +72,9 @@ from .model import (
     Line,
     Position,
     dominates,
+    healing,
     replay_line,
+    unavoidable_damage,
 )
 
 _NEVER = -(10**6)
@@ -173,10 +175,7 @@ class _Search:
             monster_list.sort(reverse=True)
             weapon_list.sort(reverse=True)
             potions.sort(reverse=True)
-            # S10, C6: one potion heals per hero per room, and every room faced from here
-            # resolves three cards (the last one what is left)
-            rooms = (len(cards) + 1) // ROOM_TAKES
-            heal = sum(potions[: rooms * self.heroes])
+            heal = healing(potions, len(cards), self.heroes)
             bonus = potions[0] if potions else 0
             reaches: tuple[int, ...] = ()
             groups: dict[int, int] = {}
@@ -207,7 +206,7 @@ class _Search:
         held = heroes[1::3] + heroes[2::3]
         damage = damages.get(held)
         if damage is None:
-            damage = damages[held] = self._damage(monsters, weapons, held)
+            damage = damages[held] = unavoidable_damage(monsters, weapons, held, self.strict)
         spare = sum(heroes[0::3]) + heal - damage
         if self.coop:
             top = 2 * MAX_HEALTH
@@ -215,32 +214,6 @@ class _Search:
         if spare < 1:
             return min(0, spare + self.dead_slack)
         return spare if spare < MAX_HEALTH else MAX_HEALTH + bonus
-
-    def _damage(
-        self, monsters: tuple[int, ...], weapons: tuple[int, ...], held: tuple[int, ...]
-    ) -> int:
-        """Damage no line avoids: each monster meets the best weapon that could be used on
-        it, and in strict play no weapon slays two monsters of one value (S9, C7)."""
-        half = len(held) // 2
-        damage = 0
-        previous = -1
-        usable = weapons
-        copy = 0
-        for monster in monsters:
-            if monster != previous:
-                previous = monster
-                copy = 0
-                usable = weapons
-                for i in range(half):
-                    if monster < held[half + i]:
-                        usable = tuple(sorted((*usable, held[i]), reverse=True))
-            else:
-                copy += 1
-            k = copy if self.strict else 0
-            best = usable[k] if k < len(usable) else 0
-            if monster > best:
-                damage += monster - best
-        return damage
 
     def _won(self, heroes: Heroes, last_potion: int) -> int:
         if self.coop:
@@ -576,7 +549,8 @@ class _Search:
         held: Heroes,
         faced: tuple[tuple[tuple[int, ...], int, bool], ...],
     ) -> int:
-        """:meth:`_damage` for two heroes, a group of same-value monsters at a time.
+        """:func:`~.model.unavoidable_damage` for two heroes, a group of same-value
+        monsters at a time.
 
         With lenient weapons (C7), where it is a sum over monsters, it also looks at the
         room that must be faced next (see :func:`_faced`): the three cards resolved there
@@ -1103,6 +1077,18 @@ def reach(
     return search.best, line, search.nodes
 
 
+def win_line(
+    position: Position, cancel: Callable[[], bool] | None = None
+) -> tuple[int, Line] | None:
+    """A winning line from a position in search form, with its score (the first found,
+    not the best), or ``None`` when no line wins."""
+    search = _Search(position, _lowest_win(position.coop), True, cancel, None)
+    search.run()
+    if search.best is None:
+        return None
+    return search.best, search.best_line
+
+
 def solve(
     state: State,
     best: bool = False,
@@ -1129,8 +1115,7 @@ def solve(
         return score
 
     coop = state.rules.coop_game
-    # the lowest winning score: every hero alive with 1 health (S13, C10)
-    win = coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False)
+    win = _lowest_win(coop)
     score: int | None = None
     ceiling = None
     if best and not state.is_over:
@@ -1164,6 +1149,11 @@ def solve(
 
 
 _LADDER = 10
+
+
+def _lowest_win(coop: bool) -> int:
+    """The lowest winning score: every hero alive with 1 health (S13, C10)."""
+    return coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False)
 
 
 def _potions(state: State) -> list[Card]:

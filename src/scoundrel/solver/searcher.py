@@ -23,11 +23,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.kernel import ROOM_SIZE, ROOM_TAKES, to_resolve
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
-from .bot import Judge, Seen, Weights, slays_most, wilson
+from .bot import (
+    Judge,
+    Seen,
+    Way,
+    Weights,
+    deal_room,
+    flee_dungeon,
+    known_win,
+    slays_most,
+    weights_for,
+    wilson,
+)
 from .model import (
     FLEE_MOVE,
     HELP,
@@ -36,7 +46,6 @@ from .model import (
     Heroes,
     Line,
     code,
-    dominates,
     lost_score,
     room_moves,
     won_score,
@@ -139,7 +148,8 @@ class SearchBot:
         ways: int = 8,
     ) -> None:
         self.playouts = playouts
-        self.weights = weights or Weights()
+        self.weights = weights
+        """``None``: the weights tuned for the game's ruleset (:func:`~.bot.weights_for`)."""
         self.flee_samples = flee_samples
         self.ways = ways
         """Ways kept for the playouts after the fast judgement's first sort."""
@@ -162,8 +172,13 @@ class SearchBot:
         if observation.score is not None or not observation.legal_moves:
             raise ValueError("the game is over: there is nothing to choose")
         seen = Seen.of(observation)
-        ways = self._ways(seen, observation.can_flee, every_move)
-        orders, exact = self._orders(seen)
+        weights = self.weights or weights_for(seen.rules)
+        ways = self._ways(seen, seen.judge(weights), every_move)
+        if seen.known:  # one order is left: the solver tells each way's fate exactly
+            orders, exact, play = [seen.unseen + seen.bottom], True, _solve_out
+        else:
+            orders, exact = self._orders(seen)
+            play = _play_out
         total = len(orders)
         results: dict[Way, list[tuple[bool, int]]] = {way: [] for way in ways}
         alive = list(ways)
@@ -178,7 +193,7 @@ class SearchBot:
                 for i in range(played, target):
                     if cancel is not None and cancel():
                         raise Cancelled
-                    games.append(_play_out(seen, way, orders[i], self))
+                    games.append(play(seen, way, orders[i], weights, self.flee_samples))
             played = target
             if played >= total:
                 break
@@ -219,42 +234,13 @@ class SearchBot:
             orders.append((*order, *seen.bottom))
         return orders, False
 
-    def _ways(self, seen: Seen, can_flee: bool, every_move: bool) -> list[Way]:
+    def _ways(self, seen: Seen, judge: Judge, every_move: bool) -> list[Way]:
         """The ways worth playing out: the best few by the fast judgement, the flee, and
         with ``every_move`` the best way that starts with each legal move."""
-        judge = seen.judge(self.weights)
         kind = _FirstMoves if every_move else Expansion
         expansion = kind(seen.rules.strict, seen.rules.coop_game, True)
-        expansion.run(
-            seen.room,
-            to_resolve(len(seen.room), seen.taken, seen.final),
-            seen.heroes,
-            seen.leader,
-            seen.potions,
-            seen.help_used,
-        )
-
-        def value(rest: tuple[int, ...], after: Heroes, last: int) -> float:
-            if seen.final:
-                return float(judge.won(after, last))
-            return judge.value(after, rest[0] if rest else 0)
-
-        scored = sorted(
-            (
-                (value(rest, after, expansion.last[(rest, after)]), line, rest, after)
-                for (rest, after), line in expansion.outcomes.items()
-            ),
-            key=lambda item: item[0],
-            reverse=True,
-        )
-        ways: list[Way] = []
-        for _, line, rest, after in scored:
-            if not any(k.rest == rest and dominates(k.heroes, after) for k in ways):
-                ways.append(Way(line, after, rest, expansion.last[(rest, after)], False))
-        del ways[self.ways :]
-        if not scored:  # every way through is fatal: the one that slays most first
-            after, rest, line = slays_most(expansion.deaths)
-            ways.append(Way(line, after, rest, 0, True))
+        seen.expand(expansion)
+        ways = seen.ways(judge, expansion, self.ways)
         if isinstance(expansion, _FirstMoves):
             for _, _, line in expansion.deaths:
                 expansion.firsts.setdefault(line[0], {})
@@ -264,14 +250,18 @@ class SearchBot:
                     continue
                 if outcomes:
                     (rest, after), (line, last) = max(
-                        outcomes.items(), key=lambda item: value(item[0][0], item[0][1], item[1][1])
+                        outcomes.items(),
+                        key=lambda item: judge.outcome(
+                            item[0][0], item[0][1], item[1][1], seen.final
+                        ),
                     )
                     ways.append(Way(line, after, rest, last, False))
                 else:  # every line that starts so is fatal
                     after, rest, line = slays_most(d for d in expansion.deaths if d[2][0] == first)
                     ways.append(Way(line, after, rest, 0, True))
-        if can_flee:
-            ways.append(Way((FLEE_MOVE,), seen.heroes, (), 0, False))
+        flee = seen.flee_way()
+        if flee is not None:
+            ways.append(flee)
         return ways
 
 
@@ -306,47 +296,20 @@ def _utility(games: list[tuple[bool, int]]) -> tuple[float, float]:
     return sum(1 for won, _ in games if won) / len(games), sum(s for _, s in games) / len(games)
 
 
-@dataclass(frozen=True)
-class Way:
-    """One way to go on: a line through the rest of the room and where it leaves the
-    heroes, or the flee."""
-
-    line: Line
-    heroes: Heroes
-    rest: tuple[int, ...]
-    """The cards the line leaves in the room."""
-    last_potion: int
-    fatal: bool
-
-    @property
-    def flee(self) -> bool:
-        return self.line == (FLEE_MOVE,)
-
-
-def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) -> tuple[bool, int]:
+def _play_out(
+    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Weights, flee_samples: int
+) -> tuple[bool, int]:
     """Play ``way`` in a game whose dungeon is ``dungeon`` (in order), then the rest of
     the game with the fast judgement, which sees only what a player would. Returns
     (won, score)."""
     rules = seen.rules
     strict, coop = rules.strict, rules.coop_game
     only = rules.death_score == "dungeon-only"
-    weights = bot.weights
-    leader = seen.leader
-    known = len(seen.bottom)
-    if way.flee:
-        heroes = seen.heroes
-        room, dungeon, known = _flee(seen.room, dungeon, known)
-        fled = True
-    else:
-        heroes = way.heroes
-        if way.fatal:
-            return False, lost_score(heroes, way.rest, dungeon, only)
-        if seen.final:
-            return True, won_score(heroes, way.last_potion)
-        room, dungeon, known = _deal(way.rest, dungeon, known)
-        fled = False
-        if coop:
-            leader ^= 1  # C3
+    if way.fatal:
+        return False, lost_score(way.heroes, way.rest, dungeon, only)
+    if seen.final and not way.flee:
+        return True, won_score(way.heroes, way.last_potion)
+    room, dungeon, known, heroes, leader, fled = way.after(seen, dungeon, len(seen.bottom))
     fresh = (False,) * (len(heroes) // 3)
     while True:
         final = not dungeon
@@ -362,10 +325,10 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
             not fled and not final,  # S5
             tuple(sorted(dungeon[:split])),
             dungeon[split:],
-            bot.flee_samples,
+            flee_samples,
         )
         if flee:
-            room, dungeon, known = _flee(room, dungeon, known)
+            room, dungeon, known = flee_dungeon(room, dungeon, known)
             fled = True
             continue
         if face is None:
@@ -374,26 +337,18 @@ def _play_out(seen: Seen, way: Way, dungeon: tuple[int, ...], bot: SearchBot) ->
         value, _, heroes, carry = face
         if final:
             return True, int(value)
-        room, dungeon, known = _deal((carry,), dungeon, known)
+        room, dungeon, known = deal_room((carry,), dungeon, known)
         fled = False
         if coop:
             leader ^= 1  # C3
 
 
-def _flee(
-    room: tuple[int, ...], dungeon: tuple[int, ...], known: int
-) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """S5: the room goes under the dungeon, where its cards are known, and the next four
-    cards are dealt. Returns the room, the dungeon and how many cards at its bottom are
-    known."""
-    below = dungeon + room
-    dungeon = below[ROOM_SIZE:]
-    return below[:ROOM_SIZE], dungeon, min(len(dungeon), known + len(room))
-
-
-def _deal(
-    kept: tuple[int, ...], dungeon: tuple[int, ...], known: int
-) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """S3: the card kept and the next three make the room."""
-    dungeon, dealt = dungeon[ROOM_TAKES:], dungeon[:ROOM_TAKES]
-    return (*kept, *dealt), dungeon, min(known, len(dungeon))
+def _solve_out(
+    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Weights, flee_samples: int
+) -> tuple[bool, int]:
+    """With every card left known: won (with the score of the solver's winning line) if
+    the solver finds a win after ``way``, else the playout's lost game."""
+    found = known_win(seen, way, dungeon)
+    if found is not None:
+        return True, found[0]
+    return _play_out(seen, way, dungeon, weights, flee_samples)
