@@ -155,9 +155,7 @@ class Bot:
             return Choice(tuple(moves), -100.0, None, None, (0,) * heroes, None)
         value, line, after, _ = face
         moves = room_moves(observation.room, line)
-        damage = tuple(
-            before - now for before, now in zip(seen.heroes[0::3], after[0::3], strict=True)
-        )
+        damage = _damage(seen.heroes, after)
         return Choice(tuple(moves), value, value, flee_value, damage, _kept(observation, moves))
 
     def _solved(self, observation: Observation, seen: Seen, judge: Judge) -> Choice | None:
@@ -172,11 +170,9 @@ class Bot:
             if way.flee:
                 return Choice((FLEE,), 0.0, None, None, (0,) * heroes, None)
             moves = tuple(room_moves(observation.room, way.line))
-            damage = tuple(
-                before - now
-                for before, now in zip(seen.heroes[0::3], way.heroes[0::3], strict=True)
-            )
-            return Choice(moves, 0.0, None, None, damage, _kept(observation, moves))
+            value = judge.outcome(way.rest, way.heroes, way.last_potion, seen.final)
+            damage = _damage(seen.heroes, way.heroes)
+            return Choice(moves, value, value, None, damage, _kept(observation, moves))
         return None
 
 
@@ -550,6 +546,11 @@ def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line
         0,
     )
     return win_line(position)
+
+
+def _damage(before: Heroes, after: Heroes) -> tuple[int, ...]:
+    """Health each hero loses from ``before`` to ``after`` (negative: gained)."""
+    return tuple(b - a for b, a in zip(before[0::3], after[0::3], strict=True))
 
 
 def _kept(observation: Observation, moves: Iterable[Move]) -> str | None:
