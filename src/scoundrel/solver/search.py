@@ -21,8 +21,11 @@ Co-op (C1-C11) has a far larger search, and more to keep it small:
 
 * **A beam search first.** Most co-op deals can be won in many ways; the most promising
   positions after each room (by the bound, the weaker hero's health and the weapons), 32,
-  256, then 1,024 of them, usually reach a win within a second or two. Only when they do
-  not does the full search run (a beam proves nothing when it finds no win).
+  256, then 1,024 of them, usually reach a win within a second or two. The beam takes the
+  best two positions of each room start before a third of any: filled by rating alone it
+  holds near copies of a few lines and misses wins that need a different card kept or a
+  flee. Only when the beams find no win does the full search run (a beam proves nothing
+  when it finds none).
 * **Weapons in a normal form** for the cards left: reach lowered to the least that fights
   the same monsters, value to the highest of them it can fight (:func:`_normal`).
 * **Rooms from the heroes' parts.** The partner's help card and the leader's other cards do
@@ -332,8 +335,16 @@ class _Search:
                             ),
                         )
                     )
-            ranked = [item for rivals in following.values() for item in rivals]
-            ranked.sort(key=_second, reverse=True)
+            # the best two of each room start first, then the next two of each, and so
+            # on: a beam of near copies of one line finds no more than the line does
+            ranked: list[tuple[int, int, tuple[Any, ...]]] = []
+            for rivals in following.values():
+                rivals.sort(key=_second, reverse=True)
+                ranked.extend(
+                    (i // _BEAM_SHARE, -rating, position)
+                    for i, (_, rating, position) in enumerate(rivals)
+                )
+            ranked.sort(key=_tiered)
             level = [item[2] for item in ranked[:width]]
         self.path = []
 
@@ -863,6 +874,8 @@ _FATAL_GUARDS = {n: sum(128 << (8 * i) for i in range(n + 1)) for n in (3, 6)}
 _ARMS_GUARDS = sum(32 << (6 * i) for i in range(4))
 #: The widths of the beam searches tried before the full search (co-op).
 _BEAMS = (32, 256, 1024)
+#: How many positions of one room start a beam takes before the next ones of any other.
+_BEAM_SHARE = 2
 
 
 _Info = tuple[
@@ -1023,6 +1036,10 @@ def _rate(upper: int, heroes: Heroes) -> int:
 
 def _second(item: Sequence[Any]) -> Any:
     return item[1]
+
+
+def _tiered(item: tuple[int, int, Any]) -> tuple[int, int]:
+    return item[0], item[1]
 
 
 def _unchain(chain: Any) -> list[Line]:
