@@ -277,7 +277,7 @@ class _Search:
                 faced = self.rooms.get(known)
                 if faced is None:
                     if not taken:
-                        faced = [], self._pair(known[0], heroes, leader, final)[0]
+                        faced = [], self._pair(known[0], heroes, leader, final, False)[0]
                     else:
                         faced = self._expand(room, n, heroes, leader, potions, help_used, final)
                     if len(self.rooms) > _ROOMS_KEPT:
@@ -408,7 +408,9 @@ class _Search:
                 kept.append((carry, after, line))
         return expansion.deaths, kept
 
-    def _pair(self, room: tuple[int, ...], heroes: Heroes, leader: int, final: bool) -> _Pair:
+    def _pair(
+        self, room: tuple[int, ...], heroes: Heroes, leader: int, final: bool, fatal: bool = True
+    ) -> _Pair:
         """:meth:`_expand` for a co-op room not yet begun, when only lines where both
         heroes live matter, put together from the two heroes' parts: the partner resolves
         the help card, if any (C5), and the leader the other cards, in any order (C4). The
@@ -419,31 +421,32 @@ class _Search:
         lines on which a hero dies, played on as if health could go below zero, as
         ``(card kept, heroes after, deficit)``: the deficit is the least health more (both
         heroes together) with which the line is not fatal (see :meth:`_fail`). Lines
-        beaten by another in every respect are left out of both."""
+        beaten by another in every respect are left out of both. Without ``fatal``,
+        ``dead`` is empty and lines stop where a hero dies (the beam needs no more)."""
         at = 3 * leader
         lead = heroes[at : at + 3]
         partner = heroes[3 - at : 6 - at]
         kept: list[tuple[int, Heroes, Line]] = []
         dead: list[tuple[int, Heroes, int]] = []
         for carry, rest in _carries(room, final):
-            ways, fatal = self._lead(rest, lead)
+            ways, lost = self._lead(rest, lead, fatal)
             outcomes = [(ahead + partner, line) for ahead, line in ways]
-            deaths = [(ahead + partner, deficit) for ahead, deficit in fatal]
+            deaths = [(ahead + partner, deficit) for ahead, deficit in lost]
             given = 0
             for j, card in enumerate(rest):
                 bit = 1 << card
                 if given & bit:
                     continue
                 given |= bit
-                ways, fatal = self._lead(rest[:j] + rest[j + 1 :], lead)
+                ways, lost = self._lead(rest[:j] + rest[j + 1 :], lead, fatal)
                 for other, move, lack in self._help(card, partner):
-                    if lack:
-                        for ahead, _ in ways:
-                            deaths.append((ahead + other, lack))
-                    else:
+                    if not lack:
                         for ahead, line in ways:
                             outcomes.append((ahead + other, (move, *line)))
-                    for ahead, deficit in fatal:
+                    elif fatal:
+                        for ahead, _ in ways:
+                            deaths.append((ahead + other, lack))
+                    for ahead, deficit in lost:
                         deaths.append((ahead + other, deficit + lack))
             if leader:
                 outcomes = [(both[3:] + both[:3], line) for both, line in outcomes]
@@ -454,22 +457,23 @@ class _Search:
             else:
                 for both, line in _frontier(outcomes):
                     kept.append((carry, both, line))
-            for both, deficit in _fatal_frontier(deaths):
-                dead.append((carry, both, deficit))
+            if deaths:
+                for both, deficit in _fatal_frontier(deaths):
+                    dead.append((carry, both, deficit))
         if final:
             kept.sort(key=_first, reverse=True)
         return kept, dead
 
-    def _lead(self, cards: tuple[int, ...], hero: Heroes) -> _Lead:
+    def _lead(self, cards: tuple[int, ...], hero: Heroes, fatal: bool = True) -> _Lead:
         """Every way for one hero to resolve ``cards`` (C4) and live, none beaten by
-        another, as ``(hero after, line)``; and the ways that kill the hero, played on, as
-        ``(hero after, deficit)`` (see :meth:`_pair`)."""
-        key = (cards, hero)
+        another, as ``(hero after, line)``; and with ``fatal`` the ways that kill the hero,
+        played on, as ``(hero after, deficit)`` (see :meth:`_pair`)."""
+        key = (cards, hero, fatal)
         found = self.leads.get(key)
         if found is None:
             outcomes: dict[Heroes, Line] = {}
             deaths: list[tuple[Heroes, int]] = []
-            self._walk(cards, hero, False, (), 0, outcomes, deaths)
+            self._walk(cards, hero, False, (), 0, outcomes, deaths if fatal else None)
             found = _frontier(list(outcomes.items())), _fatal_frontier(deaths)
             if len(self.leads) > _ROOMS_KEPT:
                 self.leads.clear()
@@ -484,13 +488,15 @@ class _Search:
         line: Line,
         deficit: int,
         outcomes: dict[Heroes, Line],
-        deaths: list[tuple[Heroes, int]],
+        deaths: list[tuple[Heroes, int]] | None,
     ) -> None:
         """Resolve ``cards`` in every order; ``deficit`` is the health the hero lacked to
-        live through the worst fight so far (0: alive)."""
+        live through the worst fight so far (0: alive). Without ``deaths`` a line stops
+        at the fight that kills the hero."""
         if not cards:
             if deficit:
-                deaths.append((hero, deficit))
+                if deaths is not None:
+                    deaths.append((hero, deficit))
             elif hero not in outcomes:
                 outcomes[hero] = line
             return
@@ -505,14 +511,16 @@ class _Search:
             if card < WEAPON_BASE:  # S8
                 if card < r:  # S9, C7
                     after = h - WEAPON_DAMAGE[card][w]
-                    worn = (after, w, WORN[self.strict][card])
-                    lack = deficit if after > 0 or deficit > 1 - after else 1 - after
-                    move = card | WITH_WEAPON
-                    self._walk(rest, worn, drunk, (*line, move), lack, outcomes, deaths)
+                    if after > 0 or deaths is not None:
+                        worn = (after, w, WORN[self.strict][card])
+                        lack = deficit if after > 0 or deficit > 1 - after else 1 - after
+                        move = card | WITH_WEAPON
+                        self._walk(rest, worn, drunk, (*line, move), lack, outcomes, deaths)
                 after = h - BARE_DAMAGE[card]
-                lack = deficit if after > 0 or deficit > 1 - after else 1 - after
-                hurt = (after, w, r)
-                self._walk(rest, hurt, drunk, (*line, card), lack, outcomes, deaths)
+                if after > 0 or deaths is not None:
+                    lack = deficit if after > 0 or deficit > 1 - after else 1 - after
+                    hurt = (after, w, r)
+                    self._walk(rest, hurt, drunk, (*line, card), lack, outcomes, deaths)
             elif card < POTION_BASE:  # S7
                 armed = (h, card - WEAPON_BASE, FRESH)
                 self._walk(rest, armed, drunk, (*line, card), deficit, outcomes, deaths)
@@ -792,7 +800,7 @@ class _Search:
         faced = self.rooms.get(known)
         if faced is None:
             if self.coop and not taken and not self.deaths:
-                faced = [], self._pair(known[0], heroes, leader, final)[0]
+                faced = [], self._pair(known[0], heroes, leader, final, False)[0]
             else:
                 faced = self._expand(room, n, heroes, leader, potions, help_used, final)
             if len(self.rooms) > _ROOMS_KEPT:
