@@ -254,6 +254,18 @@ def test_bot_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice: 'clever'" in capsys.readouterr().err
 
 
+def test_the_searching_bot_plays_co_op_as_hints_do() -> None:
+    """``bot --level search --ruleset coop`` is the co-op searching bot the README measures:
+    the playouts of co-op hints and reviews (12), not the solo 32."""
+    from scoundrel.cli.main import _player
+    from scoundrel.solver.searcher import PLAYOUTS, advice_playouts
+
+    coop = _player("search", Rules.coop())
+    assert isinstance(coop, SearchBot) and coop.playouts == advice_playouts(Rules.coop()) < 32
+    solo = _player("search", SOLO)
+    assert isinstance(solo, SearchBot) and solo.playouts == PLAYOUTS == 32
+
+
 @pytest.mark.parametrize("args", [["--games", "0"], ["--games", "-3"], ["--jobs", "0"]])
 def test_bot_bad_counts(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     err = run_error(capsys, "bot", *args)

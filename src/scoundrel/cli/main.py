@@ -301,12 +301,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _player(level: str) -> Player:
+def _player(level: str, rules: Rules) -> Player:
     from scoundrel.solver import Bot, SearchBot
     from scoundrel.solver.bot import RandomPlayer
+    from scoundrel.solver.searcher import advice_playouts
 
-    if level == "search":
-        return SearchBot()
+    if level == "search":  # as many playouts as hints use (fewer in co-op, to stay quick)
+        return SearchBot(playouts=advice_playouts(rules))
     return RandomPlayer() if level == "random" else Bot()
 
 
@@ -322,7 +323,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs == 1:
-            result = play_games(rules, args.games, args.seed, bar, _player(args.level))
+            result = play_games(rules, args.games, args.seed, bar, _player(args.level, rules))
         else:
             result = _bot_jobs(rules, args.games, args.seed, args.jobs, bar, args.level)
     except KeyboardInterrupt:
@@ -384,7 +385,9 @@ def _bot_jobs(
     total = Result(0, 0, 0, 0.0)
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_games, rules, min(chunk, seed + games - s), s, None, _player(level))
+            pool.submit(
+                play_games, rules, min(chunk, seed + games - s), s, None, _player(level, rules)
+            )
             for s in starts
         ]
         for future in as_completed(futures):
@@ -578,7 +581,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("fast", "search", "random"),
         default="fast",
         help="fast: scores one room at a time (default); search: plays each way out "
-        "over orders of the unseen cards (stronger, about a second per game); random: a "
+        "over orders of the unseen cards (stronger; about a second per solo game, several "
+        "in co-op); random: a "
         "uniformly random legal move (a baseline)",
     )
     bot.add_argument("--json", action="store_true")
