@@ -231,8 +231,15 @@ def test_a_postgres_restart_under_load_is_survived(tmp_path: Path) -> None:
         try:
             view = player.call("POST", "/api/games", mode="random", ruleset="solo")
             while not stop.is_set():
-                if view["status"] != "playing":
-                    view = player.call("POST", "/api/games", mode="random", ruleset="solo")
+                if view["status"] != "playing":  # a new game may be refused mid-restart too
+                    created = player.http.post(
+                        "/api/games", json={"mode": "random", "ruleset": "solo"}
+                    )
+                    if created.status_code >= 300:
+                        failures.append(created.status_code)
+                        time.sleep(0.1)
+                        continue
+                    view = created.json()
                 response = player.http.post(
                     f"/api/games/{view['id']}/moves",
                     json={"move": healthiest(view), "after": len(view["moves"])},
