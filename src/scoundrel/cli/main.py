@@ -582,8 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="fast",
         help="fast: scores one room at a time (default); search: plays each way out "
         "over orders of the unseen cards (stronger; about a second per solo game, several "
-        "in co-op); random: a "
-        "uniformly random legal move (a baseline)",
+        "in co-op); random: a uniformly random legal move (a baseline)",
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
