@@ -141,7 +141,8 @@ def frontier(items: list[tuple[int, ...]]) -> set[tuple[int, ...]]:
 def test_rooms_from_the_heroes_parts_match_the_expansion(strict: bool) -> None:
     """C4-C6: a room not yet begun, put together from the leader's cards and the help
     card, has the same ways out for both heroes alive (none beaten by another) as the
-    model's expansion, card kept by card kept; in the final room (S4) the same scores."""
+    model's expansion, card kept by card kept; in the final room (S4) the same scores.
+    Without the fatal lines (as the beam asks) the ways out are the same."""
     rng = random.Random(7)
     p = Position((), (1,), (20, 0, 0) * 2, 0, False, 0, (False, False), False, strict, True,
                  "standard", 0)  # fmt: skip
@@ -156,6 +157,9 @@ def test_rooms_from_the_heroes_parts_match_the_expansion(strict: bool) -> None:
             room, n, heroes, leader, (False, False), False
         )
         kept, _ = search._pair(tuple(sorted(room)), heroes, leader, final)
+        # the beam's rooms, whose lines stop where a hero dies, keep the same ways out
+        alive, none = search._pair(tuple(sorted(room)), heroes, leader, final, False)
+        assert alive == kept and none == []
         if final:
             scores = sorted((h[0] + h[3] for _, h in expansion.outcomes), reverse=True)
             assert [score for score, _, _ in kept][:1] == scores[:1]
