@@ -493,6 +493,70 @@ def test_reload_mid_game_continues_the_same_game(browser: Any, server: str) -> N
     context.close()
 
 
+def test_a_finished_game_keeps_its_address(browser: Any, server: str, dealt: Any) -> None:
+    """Issue 11: the result is scrolled into view as the game ends, the empty room no longer
+    speaks of fleeing, and reloading the game's address shows the result again (with its
+    breakdown, replay and analysis) instead of the welcome screen."""
+    dealt(1)
+    context, page, watcher = _page(browser, server, viewport=PHONE)
+    _start(page)
+    _finish(page)
+    over = page.locator(".over")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.over').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < innerHeight; }"
+    )
+    assert page.locator("button.flee").count() == 0
+    assert page.locator(".room .note").count() == 0
+    summary = over.locator(".breakdown").inner_text()
+    address = page.url
+    assert f"game={watcher.views[-1]['id']}" in address
+    page.reload()
+    page.wait_for_selector(".over")
+    assert page.url == address
+    assert page.locator(".over .breakdown").inner_text() == summary
+    assert page.locator(".over a[href^='/replay/']").count() == 1
+    assert page.locator(".over #analysis button.analyse").count() == 1
+    assert page.locator("details.new-game[open]").count() == 1  # and a new game is at hand
+    # another player who opens the address sees the same finished game
+    other, other_page, _ = _page(browser, server, viewport=PHONE)
+    other_page.goto(address)
+    other_page.wait_for_selector(".over")
+    assert other_page.locator(".over .breakdown").inner_text() == summary
+    other.close()
+    context.close()
+
+
+def test_after_the_daily_the_next_game_is_named(browser: Any, server: str) -> None:
+    """After the dungeon of the day, the first button says it starts a random dungeon."""
+    context, page, _ = _page(browser, server)
+    page.locator("details.new-game").evaluate("d => d.open = true")
+    page.check("input[name=mode][value=daily]")
+    page.click("form.setup button[type=submit]")
+    page.wait_for_selector(".room-cards .card")
+    _finish(page)
+    again = page.locator(".over-buttons button.primary")
+    assert again.inner_text() == "Play a random dungeon"
+    again.click()
+    page.wait_for_selector(".table[data-status='playing']")
+    assert page.locator(".game-head h1").inner_text() == "Random dungeon"
+    context.close()
+
+
+def test_a_touch_screen_is_not_told_of_keys(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(server + "/")
+    _start(page)
+    assert page.locator(".actions .hint").inner_text() == "Tap a card, or flee."
+    assert page.locator(".controls .keys-button").is_hidden()
+    context.close()
+    context, page, _ = _page(browser, server)
+    _start(page)
+    assert "keys 1–4" in page.locator(".actions .hint").inner_text()
+    context.close()
+
+
 def test_language_switch_is_remembered(browser: Any, server: str) -> None:
     context, page, _ = _page(browser, server, locale="en-US")
     assert page.locator("nav a").first.inner_text() == "Play"

@@ -45,10 +45,21 @@ export function cardElement(code, { size = "", tag = "div" } = {}) {
   node.setAttribute("aria-label", label(code));
   if (tag === "div") node.setAttribute("role", "img");
   const pip = card.joker ? "★" : SUITS[card.suit];
-  node.innerHTML = `
-    <span class="corner" aria-hidden="true"><b>${card.rank === "★" ? "J" : card.rank}</b><i>${pip}</i></span>
-    <span class="pip" aria-hidden="true">${pip}</span>
-    <span class="kind" aria-hidden="true">${t(`kind.${k}`)} ${card.value}</span>`;
+  // The rank and suit are drawn by the style sheet (from data-rank and data-pip): the words
+  // of the kind line are the only text on the card, and its name says them too, so that a
+  // player who speaks to the browser can name a card by what it shows.
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  corner.dataset.rank = card.rank === "★" ? "J" : card.rank;
+  corner.dataset.pip = pip;
+  const big = document.createElement("span");
+  big.className = "pip";
+  big.dataset.pip = pip;
+  const line = document.createElement("span");
+  line.className = "kind";
+  line.textContent = `${t(`kind.${k}`)} ${card.value}`;
+  for (const part of [corner, big, line]) part.setAttribute("aria-hidden", "true");
+  node.append(corner, big, line);
   return node;
 }
 

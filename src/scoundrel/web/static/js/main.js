@@ -11,3 +11,4 @@ main.replaceChildren();
 const modules = { table: "./table.js", rules: "./rules.js", records: "./records.js", daily: "./daily.js", replay: "./replay.js" };
 const module = await import(modules[page] ?? "./table.js");
 await module.start(main);
+document.body.dataset.ready = "true"; // the page has what it first asked the server for (tests wait for it)

@@ -1,5 +1,5 @@
 // The player's records: stats per mode and ruleset, a histogram, history, nickname.
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { api, toast } from "./api.js";
 
 const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
@@ -40,12 +40,16 @@ export async function start(main) {
   if (me.history.length) {
     main.append(el("h2", t("records.history")));
     const table = el("table", undefined, "history");
+    const columns = ["records.when", "records.mode", "records.result", "records.score", ""];
     const head = el("tr");
-    for (const k of ["records.when", "records.mode", "records.result", "records.score", ""]) head.append(el("th", k ? t(k) : ""));
+    for (const k of columns) head.append(el("th", k ? t(k) : ""));
     table.append(head);
+    // on a phone each game is a small block, its cells named by their column (data-label)
+    const labelled = (row) => row.querySelectorAll("td").forEach((cell, i) => { if (columns[i]) cell.dataset.label = t(columns[i]); });
+    const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
     for (const g of me.history) {
       const row = el("tr");
-      row.append(el("td", new Date(g.created_at).toLocaleString()));
+      row.append(el("td", when.format(new Date(g.created_at))));
       const what = el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`);
       if (g.online) what.append(" · ", el("span", g.partner ? t("records.with", { nickname: g.partner }) : t("records.with_friend"), "partner")); // online co-op
       row.append(what);
@@ -53,7 +57,7 @@ export async function start(main) {
       row.append(el("td", g.score === null ? "—" : String(g.score)));
       const cell = el("td"); const link = el("a", g.status === "playing" ? t("records.continue") : t("records.replay"));
       link.href = g.status === "playing" ? (g.online ? `/?table=${g.id}` : `/?game=${g.id}`) : `/replay/${g.id}`;
-      cell.append(link); row.append(cell); table.append(row);
+      cell.append(link); row.append(cell); labelled(row); table.append(row);
     }
     main.append(table);
   }

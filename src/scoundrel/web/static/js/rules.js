@@ -57,9 +57,13 @@ export async function start(main) {
   const toc = el("nav", undefined, "toc");
   toc.setAttribute("aria-label", t("rules.contents"));
   const list = el("ol");
-  for (const [section] of SECTIONS) {
-    const item = el("li"); const link = el("a", t(`rules.s.${section}.h`)); link.href = `#${section}`; item.append(link); list.append(item);
-  }
+  // the numbers are text of their own (not list markers, which sit outside the item and
+  // ran into the column before them), so that a long title wraps inside its own column
+  SECTIONS.forEach(([section], i) => {
+    const link = el("a", t(`rules.s.${section}.h`)); link.href = `#${section}`;
+    const number = el("span", `${i + 1}.`, "number"); number.setAttribute("aria-hidden", "true");
+    const item = el("li"); item.append(number, link); list.append(item);
+  });
   toc.append(list);
   main.append(toc);
   let examples = {};

@@ -32,7 +32,9 @@ export async function start(main) {
     if (remembered) {
       try {
         const found = await api(`/api/games/${encodeURIComponent(remembered)}`);
-        if (found.owner && found.status === "playing") return show(await online.adopt(found));
+        // a game in play is shown to its owner; a finished one to whoever asks for its
+        // address (its result, breakdown, replay and analysis stay there)
+        if (found.status === "playing" ? found.owner : asked) return show(await online.adopt(found));
       } catch (error) { if (error.status !== 404) throw error; }
     }
     const current = await api("/api/games/current");
@@ -519,6 +521,9 @@ function settingsForm() {
   return form;
 }
 
+// A phone or tablet: no keyboard to speak of, so the keys are not named.
+const touch = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
+
 function heroName(n) { return game.heroes.length === 1 ? t("hero.you") : t("hero.name", { n }); }
 
 function heroPanel(hero, n, before) {
@@ -612,7 +617,8 @@ function actionsPanel() {
   const acting = online.mayAct(game);
   if (!acting) panel.append(online.waitingLine(game));
   if (selected === null || selected >= game.room.length) {
-    if (acting) panel.append(el("p", { class: "hint", text: t(game.heroes.length > 1 ? "table.choose_coop" : "table.choose", { n: game.leader }) }));
+    const key = (game.heroes.length > 1 ? "table.choose_coop" : "table.choose") + (touch() ? "_touch" : ""); // no keys to name on a touch screen
+    if (acting) panel.append(el("p", { class: "hint", text: t(key, { n: game.leader }) }));
     return panel;
   }
   const code = game.room[selected];
@@ -655,9 +661,10 @@ function roomPanel(before) {
     card.style.setProperty("--delay", `${i * 60}ms`);
     card.setAttribute("aria-pressed", selected === i ? "true" : "false");
     card.setAttribute("aria-keyshortcuts", String(i + 1));
-    card.append(el("span", { class: "key", "aria-hidden": "true", text: String(i + 1) }));
-    if (game.legal.some((m) => m.card === code && m.help)) {
+    card.dataset.key = String(i + 1); // drawn in its corner (aria-keyshortcuts names it)
+    if (game.legal.some((m) => m.card === code && m.help) && !(game.online && game.pending)) {
       card.append(el("span", { class: "give-mark", text: t("table.can_give") }));
+      card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${t("table.can_give")}`);
     }
     online.decorate(card, code, game);
     card.disabled = game.status !== "playing";
@@ -665,6 +672,7 @@ function roomPanel(before) {
     row.append(card);
   });
   panel.append(row);
+  if (game.status !== "playing") return panel; // the result says it all
   if (game.final_room) panel.append(el("p", { class: "note", text: t("table.final_note") }));
   else panel.append(el("p", { class: "note", text: t("table.taken", { n: game.resolved_in_room }) }));
   return panel;
@@ -672,6 +680,9 @@ function roomPanel(before) {
 
 function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
+  const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
+  help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
+  if (game.status !== "playing") { bar.append(help); return bar; } // nothing left to play
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
   const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing" || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
@@ -690,8 +701,6 @@ function controls() {
     hintButtonState(h);
     bar.append(h);
   }
-  const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
-  help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
   bar.append(help);
   return bar;
 }
@@ -718,11 +727,11 @@ function scoreLines() {
 
 function gameOver() {
   const won = game.status === "won";
-  const box = el("section", { class: `over ${game.status}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "over-title" });
+  const box = el("section", { class: `over ${game.status}`, tabindex: "-1", "aria-labelledby": "over-title" });
   box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t("over.again"), onclick: () => newGame({ mode: game.mode === "daily" ? "random" : game.mode, ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
+    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t(game.mode === "daily" ? "over.random" : "over.again"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
   if (game.record) {
     buttons.append(
       el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
@@ -811,6 +820,11 @@ function show(view, before = null) {
   if (!adviceHere()) advice = null;
   if (analysis && analysis.id !== game?.id) { analysis = null; clearTimeout(pollTimer); }
   render(before);
+  if (before?.status === "playing" && game && game.status !== "playing") { // the game just ended
+    const over = document.querySelector(".over");
+    over?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    over?.focus({ preventScroll: true });
+  }
   if (game?.record && !analysis) loadAnalysis(game.id);
 }
 
