@@ -557,6 +557,37 @@ def test_a_touch_screen_is_not_told_of_keys(browser: Any, server: str) -> None:
     context.close()
 
 
+def test_refusals_and_a_lost_connection_in_the_players_language(browser: Any, server: str) -> None:
+    """Issue 11: a stale tab's refused move and a dropped connection are told in Russian
+    (not in the server's English, nor as the browser's "Failed to fetch"), and the move
+    made while offline goes through once the connection is back."""
+    russian = json.loads(
+        (Path(__file__).parents[2] / "src/scoundrel/i18n/messages/ru.json").read_text("utf-8")
+    )
+    context, page, _ = _page(browser, server, locale="ru-RU")
+    _start(page)
+    other = context.new_page()  # a second tab on the same game moves first
+    other.goto(page.url)
+    other.wait_for_selector(".room-cards .card")
+    _play_one(other, use_keys=False)
+    other.close()
+    assert take_first_offered(page, use_keys=False)
+    toast = page.locator("#toast.show.error")
+    toast.wait_for()
+    assert toast.inner_text() == russian["error.stale_position"]
+    page.wait_for_selector(".table[data-moves='1']")  # and the table caught up
+    context.set_offline(True)
+    assert take_first_offered(page, use_keys=False)
+    banner = page.locator(".offline-banner")
+    banner.wait_for()
+    assert banner.inner_text() == russian["error.offline"]
+    assert page.locator(".table[data-moves='1']").count() == 1
+    context.set_offline(False)
+    page.wait_for_selector(".table[data-moves='2']")
+    assert banner.count() == 0
+    context.close()
+
+
 def test_language_switch_is_remembered(browser: Any, server: str) -> None:
     context, page, _ = _page(browser, server, locale="en-US")
     assert page.locator("nav a").first.inner_text() == "Play"

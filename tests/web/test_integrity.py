@@ -641,6 +641,9 @@ def test_a_flood_of_moves_is_limited_and_the_neighbour_does_not_notice(
             else:
                 assert "too many moves" in error_of(response, 429, "rate_limited")
                 assert 1 <= int(response.headers["retry-after"]) <= 10
+                # the wait, for a translation of the message (issue 11)
+                wait = response.json()["error"]["params"]["wait"]
+                assert wait == int(response.headers["retry-after"])
                 # the refused move changed nothing
                 assert flooder.get(f"/api/games/{mine['id']}").json() == before
                 assert app.state.store.load(mine["id"]).moves == tuple(before["moves"])
@@ -848,6 +851,7 @@ def test_scored_daily_attempts_per_address(
         response = third.post("/api/games", json={"mode": "daily"})
         message = error_of(response, 429, "too_many_daily_attempts")
         assert "random dungeon is still open" in message
+        assert response.json()["error"]["params"] == {"count": 2}
         assert int(response.headers["retry-after"]) >= 1
         assert count(app, games) == 2
         # the refused player may play a random dungeon, and the co-op dungeon of the day

@@ -12,6 +12,11 @@ that. The subclasses separate the questions an interface has to answer different
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the state module imports this one
+    from .state import Refusal
+
 
 class ScoundrelError(ValueError):
     """Base class of every error raised by the rules core."""
@@ -24,13 +29,16 @@ class NotationError(ScoundrelError):
 class IllegalMoveError(ScoundrelError):
     """A well-formed move that the rules do not allow in this position.
 
-    ``move`` is the offending move and ``reason`` says which rule forbids it.
+    ``move`` is the offending move and ``reason`` says which rule forbids it; ``refusal``
+    (a :class:`~scoundrel.core.state.Refusal`, when the rules core gave one) says it with
+    a stable code and the parameters a translation needs.
     """
 
-    def __init__(self, move: object, reason: str) -> None:
+    def __init__(self, move: object, reason: str, refusal: Refusal | None = None) -> None:
         super().__init__(f"{move} is not legal: {reason}")
         self.move = move
         self.reason = reason
+        self.refusal = refusal
 
 
 class OptionError(ScoundrelError):

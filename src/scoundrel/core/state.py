@@ -487,7 +487,8 @@ class State:
         if legal is None:
             legal = self._legal = self._legal_moves()
         if move not in legal:
-            raise IllegalMoveError(move, self._refusal(move).text)
+            refusal = self._refusal(move)
+            raise IllegalMoveError(move, refusal.text, refusal)
         new = self._copy()
         new._step(move)
         return new

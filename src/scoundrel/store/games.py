@@ -67,6 +67,8 @@ _MOVE = (
 # One game by its id, built once (a statement built per call costs its cache key each time).
 _LOAD = select(games).where(games.c.id == bindparam("game_id"))
 AT_A_TABLE = "this game is played at an online table, by turns: act through the table"
+STALE = "the game has moved on since this position was shown: reload it"
+CHANGED = "the game changed meanwhile (another tab?): reload it"
 NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
@@ -82,9 +84,20 @@ class StoreError(Exception):
         if "code" not in cls.__dict__:
             cls.code = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
-    def __init__(self, message: str, **details: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+        **details: Any,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
+        """Which refusal this is, where the class alone does not say (a stable name for a
+        message catalog: ``stale_position``, ``no_undo_daily``…)."""
+        self.params = params or {}
+        """The values a translation of the message needs."""
         self.details = details
         """What an API adds to the error beside its code and message (say, a table id)."""
 
@@ -280,7 +293,10 @@ class GameStore:
     def set_nickname(self, player_id: str, nickname: str) -> str:
         name = " ".join(nickname.split())
         if not NICKNAME.match(name):
-            raise StoreError("a nickname has 1 to 24 letters, digits, spaces or . ' - _ characters")
+            raise StoreError(
+                "a nickname has 1 to 24 letters, digits, spaces or . ' - _ characters",
+                reason="nickname_invalid",
+            )
         with self.engine.begin() as connection:
             connection.execute(
                 update(players).where(players.c.id == player_id).values(nickname=name)
@@ -304,15 +320,19 @@ class GameStore:
         the game gets an invite secret for the friend who will take hero 2's. ``client`` is
         kept with a daily attempt: a keyed hash of the client's address (never the address)."""
         if mode not in MODES:
-            raise StoreError(f"mode must be random or daily, not {mode!r}")
+            raise StoreError(f"mode must be random or daily, not {mode!r}", reason="unknown_mode")
         if online and (mode != "random" or not rules.coop_game):
             raise StoreError(
-                "a game with a friend on another device is a co-op game in a random dungeon"
+                "a game with a friend on another device is a co-op game in a random dungeon",
+                reason="online_needs_coop",
             )
         stamp = now()
         if mode == "daily":
             if rules != Rules.from_options(rules.ruleset):
-                raise StoreError("the dungeon of the day is played with the standard options")
+                raise StoreError(
+                    "the dungeon of the day is played with the standard options",
+                    reason="daily_standard_options",
+                )
             date = (today or stamp.date()).isoformat()
             existing = self.daily_attempt(player_id, date, rules.ruleset)
             if existing is not None:
@@ -381,7 +401,7 @@ class GameStore:
         with self.engine.connect() as connection:
             row = connection.execute(_LOAD, {"game_id": game_id}).first()
         if row is None:
-            raise NotFound(f"there is no game {game_id!r}")
+            raise NotFound(f"there is no game {game_id!r}", reason="no_such_game")
         return self._keep(_row_to_game(row))
 
     def _keep(self, stored: StoredGame) -> StoredGame:
@@ -397,7 +417,7 @@ class GameStore:
         if stored is None or stored.player_id != player_id:  # ours may predate a transfer
             stored = self.load(game_id)
         if stored.player_id != player_id:
-            raise NotFound(f"there is no game {game_id!r}")
+            raise NotFound(f"there is no game {game_id!r}", reason="no_such_game")
         return stored
 
     def state(self, stored: StoredGame) -> State:
@@ -436,11 +456,11 @@ class GameStore:
             move = parse_move(move)
         stored = self.owned(game_id, player_id, fresh=False)
         if stored.online and not seated:
-            raise Conflict(AT_A_TABLE)
+            raise Conflict(AT_A_TABLE, reason="at_a_table")
         if after is not None and after != len(stored.moves):
             stored = self.owned(game_id, player_id)  # our copy may be another process's past
             if after != len(stored.moves):
-                raise Conflict("the game has moved on since this position was shown: reload it")
+                raise Conflict(STALE, reason="stale_position")
         game_id = stored.id
         state = self.state(stored).apply(move)
         moves = (*stored.moves, move.token)
@@ -473,13 +493,19 @@ class GameStore:
         """Take back the last move of a random dungeon (the game is marked as undone)."""
         stored = self.owned(game_id, player_id)
         if stored.online:
-            raise Forbidden("an online table has no undo: your partner has seen the move")
+            raise Forbidden(
+                "an online table has no undo: your partner has seen the move",
+                reason="no_undo_online",
+            )
         if stored.mode == "daily":
-            raise Forbidden("the dungeon of the day has no undo")
+            raise Forbidden("the dungeon of the day has no undo", reason="no_undo_daily")
         if not stored.moves:
-            raise Conflict("there is no move to undo")
+            raise Conflict("there is no move to undo", reason="nothing_to_undo")
         if stored.is_over:
-            raise Forbidden("the game is over and its deck has been shown: start a new one")
+            raise Forbidden(
+                "the game is over and its deck has been shown: start a new one",
+                reason="no_undo_over",
+            )
         moves = stored.moves[:-1]
         state = self.state(replace(stored, moves=moves))  # the position before it
         self._write(
@@ -506,7 +532,7 @@ class GameStore:
                 .values(hint_count=games.c.hint_count + 1)
             )
         if result.rowcount != 1:
-            raise Conflict("the game is over: no more hints")
+            raise Conflict("the game is over: no more hints", reason="hints_over")
         return self.load(game_id)
 
     def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
@@ -528,7 +554,7 @@ class GameStore:
         if result.rowcount != 1:
             with self._lock:
                 self._games.pop(stored.id, None)
-            raise Conflict("the game changed meanwhile (another tab?): reload it")
+            raise Conflict(CHANGED, reason="changed_meanwhile")
 
     # ------------------------------------------------------------------ records
 

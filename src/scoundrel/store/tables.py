@@ -19,7 +19,17 @@ from sqlalchemy.exc import IntegrityError
 from scoundrel.core import IllegalMoveError, Move, Rules, State, parse_card, parse_move
 
 from .database import games, now, players, seats
-from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError, keep_newest
+from .games import (
+    CHANGED,
+    STALE,
+    Conflict,
+    Forbidden,
+    GameStore,
+    NotFound,
+    StoredGame,
+    StoreError,
+    keep_newest,
+)
 
 FULL = "both seats at this table are taken: you can watch it"
 #: How long a full table's nicknames are remembered (a renamed player shows after this).
@@ -89,7 +99,7 @@ class Tables:
         """An online game, as the database has it now."""
         stored = self.store.load(game_id)
         if not stored.online:
-            raise NotFound("there is no such table")
+            raise NotFound("there is no such table", reason="no_such_table")
         return stored
 
     def hero_of(self, game_id: str, player_id: str) -> int | None:
@@ -111,7 +121,10 @@ class Tables:
         (TableOver) is refused, naming the table."""
         game_id = self.invited(invite)
         if game_id is None:
-            raise NotFound("this invitation is not valid: ask your friend for a new link")
+            raise NotFound(
+                "this invitation is not valid: ask your friend for a new link",
+                reason="invitation_invalid",
+            )
         taken = self.seats(game_id)
         stored = self.table(game_id)
         hero = _seat_of(taken, player_id)
@@ -175,19 +188,23 @@ class Tables:
         state = self.store.state(stored)
         hero = self.hero_of(game_id, player_id)
         if hero is None:
-            raise Forbidden("you are watching this table: only its two players act")
+            raise Forbidden(
+                "you are watching this table: only its two players act", reason="watching"
+            )
         if state.is_over:
-            raise Conflict("the game is over")
+            raise Conflict("the game is over", reason="game_over")
         if after is not None and after != len(stored.moves):
-            raise Conflict("the game has moved on since this position was shown: reload it")
+            raise Conflict(STALE, reason="stale_position")
         acting = self.to_act(stored, state)
         if hero != acting:
-            who = (
-                "your partner chooses how to fight the monster you gave"
-                if stored.pending
-                else "your partner leads this room"
+            if stored.pending:
+                raise Conflict(
+                    "it is not your turn: your partner chooses how to fight the monster you gave",
+                    reason="not_your_turn_fight",
+                )
+            raise Conflict(
+                "it is not your turn: your partner leads this room", reason="not_your_turn_room"
             )
-            raise Conflict(f"it is not your turn: {who}")
         text = token.strip()
         if (
             stored.pending is None
@@ -206,7 +223,8 @@ class Tables:
                 )
         elif move.help and move.card is not None and move.card.is_monster:
             raise StoreError(
-                "give a monster as >CARD without /w or /b: your partner chooses how to fight it"
+                "give a monster as >CARD without /w or /b: your partner chooses how to fight it",
+                reason="give_without_fight",
             )
         self.store._keep(stored)  # the write compares against this copy, the given card too
         return self.store.play(
@@ -218,7 +236,7 @@ class Tables:
         if card.code not in self.gives(state):
             refusal = state.explain(parse_move(f">{card.code}/b"))
             reason = refusal.text if refusal is not None else "it cannot be given now"
-            raise IllegalMoveError(parse_move(f">{card.code}/b"), reason)
+            raise IllegalMoveError(parse_move(f">{card.code}/b"), reason, refusal)
         return self._pending(stored, card.code), state
 
     def take_back(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
@@ -226,9 +244,12 @@ class Tables:
         stored = self.table(game_id)
         state = self.store.state(stored)
         if stored.pending is None:
-            raise Conflict("no monster is waiting for your partner")
+            raise Conflict("no monster is waiting for your partner", reason="nothing_given")
         if self.hero_of(game_id, player_id) != state.leader:
-            raise Conflict("only the leader who gave the monster can take it back")
+            raise Conflict(
+                "only the leader who gave the monster can take it back",
+                reason="only_giver_takes_back",
+            )
         return self._pending(stored, None), state
 
     def _pending(self, stored: StoredGame, card: str | None) -> StoredGame:
@@ -247,5 +268,5 @@ class Tables:
                 .values(pending=card, updated_at=now())
             )
         if result.rowcount != 1:
-            raise Conflict("the game changed meanwhile (another tab?): reload it")
+            raise Conflict(CHANGED, reason="changed_meanwhile")
         return replace(stored, pending=card)

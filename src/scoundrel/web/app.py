@@ -106,11 +106,12 @@ class Refused(Exception):
     """A request the API refuses with its own error code (the store's errors are named
     after their class)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def create_app(
@@ -189,15 +190,22 @@ def create_app(
     @app.exception_handler(RateLimited)
     async def _limited(_request: Request, error: RateLimited) -> JSONResponse:
         wait = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
-        return _error(429, error.code, error.message, headers=wait)
+        return _error(429, error.code, error.message, headers=wait, params=error.params)
 
     @app.exception_handler(StoreError)
     async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
-        return _error(error.status, error.code, error.message, **error.details)
+        return _error(
+            error.status,
+            error.code,
+            error.message,
+            reason=error.reason,
+            params=error.params,
+            **error.details,
+        )
 
     @app.exception_handler(Refused)
     async def _refused(_request: Request, error: Refused) -> JSONResponse:
-        return _error(error.status, error.code, error.message)
+        return _error(error.status, error.code, error.message, reason=error.reason)
 
     @app.exception_handler(NotationError)
     async def _notation(_request: Request, error: NotationError) -> JSONResponse:
@@ -205,7 +213,20 @@ def create_app(
 
     @app.exception_handler(IllegalMoveError)
     async def _illegal(_request: Request, error: IllegalMoveError) -> JSONResponse:
-        return _error(409, "illegal_move", error.reason, move=str(error.move))
+        # the rule that refuses it, as the table's "blocked" moves give it (its code and
+        # the params a translation needs)
+        refusal = error.refusal
+        explained = None
+        if refusal is not None:
+            explained = {"code": refusal.code, "rule": refusal.rule, **refusal.params}
+        return _error(
+            409,
+            "illegal_move",
+            error.reason,
+            params={"move": str(error.move)},
+            move=str(error.move),
+            refusal=explained,
+        )
 
     @app.exception_handler(DataError)
     async def _bad_data(_request: Request, _failure: DataError) -> JSONResponse:
@@ -327,7 +348,8 @@ def create_app(
         if not owner and not stored.revealed(clock()):
             raise Forbidden(
                 "another player's attempt at the dungeon of the day is shown once the day "
-                "is over, so that nobody can learn the dungeon from a finished attempt"
+                "is over, so that nobody can learn the dungeon from a finished attempt",
+                reason="daily_hidden",
             )
         return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
 
@@ -357,10 +379,14 @@ def create_app(
         return revealed(
             game_id,
             me,
-            Forbidden("the record, with the deck, is shown once the game is over"),
+            Forbidden(
+                "the record, with the deck, is shown once the game is over",
+                reason="record_after_game",
+            ),
             Forbidden(
                 "the dungeon of the day is shown once the day is over, so that nobody can "
-                "learn it from a finished attempt"
+                "learn it from a finished attempt",
+                reason="daily_record_tomorrow",
             ),
         )
 
@@ -380,9 +406,9 @@ def create_app(
         """The fair bot's move for the owner's game in play, with why; the game counts it."""
         stored = store.owned(game_id, me)
         if stored.is_over:
-            raise Refused(409, "game_over", "the game is over: no more hints")
+            raise Refused(409, "game_over", "the game is over: no more hints", "hints_over")
         if stored.online:
-            raise Refused(409, "online_table", AT_A_TABLE)
+            raise Refused(409, "online_table", AT_A_TABLE, "at_a_table")
         advice = await run_in_threadpool(hint_view, store.state(stored))
         counted = store.count_hint(game_id, me)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
@@ -475,7 +501,7 @@ def create_app(
         try:
             day = parse_date(date) if date else clock()
         except ValueError as error:
-            raise StoreError(str(error)) from None
+            raise StoreError(str(error), reason="bad_date") from None
         mine = store.daily_attempt(me, day.isoformat(), ruleset)
         return {
             "date": day.isoformat(),

@@ -173,7 +173,9 @@ def add_table_routes(
         stored = tables.table(game_id)
         state = store.state(stored)
         if tables.hero_of(game_id, me) != Tables.to_act(stored, state) or stored.pending:
-            raise Forbidden("hints are for the leader, when it is their turn")
+            raise Forbidden(
+                "hints are for the leader, when it is their turn", reason="hints_for_leader"
+            )
         advice = await run_in_threadpool(hint_view, state)
         counted = store.count_hint(game_id, stored.player_id)
         await changed(game_id)

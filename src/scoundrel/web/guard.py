@@ -73,14 +73,19 @@ def error(
     code: str,
     message: str,
     headers: Mapping[str, str] | None = None,
+    reason: str | None = None,
+    params: Mapping[str, Any] | None = None,
     **details: Any,
 ) -> JSONResponse:
-    """The one error shape: ``{"error": {"code", "message", ...details}}``."""
-    return JSONResponse(
-        status_code=status,
-        content={"error": {"code": code, "message": message, **details}},
-        headers=headers,
-    )
+    """The one error shape: ``{"error": {"code", "message", "params", ...details}}``, and
+    ``reason`` where ``code`` alone does not say which refusal it is. ``code`` and
+    ``reason`` are stable names: an interface shows ``reason`` (else ``code``) from its
+    message catalog in the player's language, filled in with ``params``; ``message`` is
+    the same in English."""
+    body: dict[str, Any] = {"code": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        body["reason"] = reason
+    return JSONResponse(status_code=status, content={"error": {**body, **details}}, headers=headers)
 
 
 # ---------------------------------------------------------------------- request bodies
@@ -321,4 +326,4 @@ async def known_game_id(connection: HTTPConnection) -> None:
         return
     game_id = connection.path_params.get("game_id")
     if isinstance(game_id, str) and not GAME_ID.match(game_id):
-        raise NotFound("there is no such game")
+        raise NotFound("there is no such game", reason="no_such_game")

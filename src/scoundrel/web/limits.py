@@ -82,10 +82,14 @@ class RateLimited(Exception):
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, message: str, retry_after: int | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.retry_after = retry_after
+        self.params = params or {}
+        """What a translation of the message needs (``wait``, ``count``)."""
 
 
 class TooManyAttempts(RateLimited):
@@ -133,6 +137,7 @@ class Buckets:
                         f"too many {what} {who} in a short time: nothing was done; try "
                         f"again in {wait} s",
                         wait,
+                        {"wait": wait},
                     )
                 levels.append((key, level))
             for key, level in levels:
@@ -175,6 +180,7 @@ class DailyGate:
                 "made from your network today, which is as many as one address may make: "
                 "a random dungeon is still open to you",
                 _until_midnight(),
+                {"count": self.per_address},
             )
         return client
 

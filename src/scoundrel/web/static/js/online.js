@@ -4,7 +4,7 @@
 // what only an online table has: whose seat is whose, the invite, the monster given to the
 // partner. The server decides whose turn it is and what is legal: nothing is decided here.
 import { t, bootData } from "./i18n.js";
-import { api, toast } from "./api.js";
+import { api, errorText, toast } from "./api.js";
 import { symbol } from "./cards.js";
 import { refusalText } from "./board.js";
 import { el } from "./dom.js";
@@ -141,7 +141,7 @@ async function join(invite) {
   } else if (response.status === 404 || response.status === 422) {
     notice(t("online.invite_invalid"));
   } else {
-    notice(error.message ?? `HTTP ${response.status}`);
+    notice(errorText(response.status >= 500 && !data.error ? { code: "internal" } : error));
   }
 }
 
