@@ -1649,3 +1649,69 @@ def test_the_analysis_of_the_daily_dungeon_waits_for_the_next_day(
     assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
     assert client.delete(f"/api/games/{game_id}/analysis").json()["state"] == "cancelled"
     assert stopped(app, game_id) in (0, None)
+
+
+# ---------------------------------------------------------------- the daily, come back to
+
+
+def test_the_archive_deals_a_past_day_unranked(
+    client: TestClient, other: TestClient, app: FastAPI, clock: Any
+) -> None:
+    """Issue 11: a past day's dungeon is played again from the archive: the same deal as
+    that day's, as often as wanted, with undo, and never on the day's leaderboard."""
+    yesterday = (clock.today - datetime.timedelta(days=1)).isoformat()
+    clock.today -= datetime.timedelta(days=1)
+    ranked = play_to_end(other, new_game(other, mode="daily"))
+    clock.today += datetime.timedelta(days=1)
+    first = new_game(client, mode="archive", date=yesterday)
+    again = new_game(client, mode="archive", date=yesterday)
+    assert first["id"] != again["id"]
+    assert (first["mode"], first["daily_date"]) == ("archive", yesterday)
+    stored = app.state.store.load(first["id"])
+    assert stored.deck == app.state.store.load(ranked["id"]).deck  # that day's deal
+    moved = client.post(f"/api/games/{first['id']}/moves", json={"move": first_move(first)}).json()
+    assert client.post(f"/api/games/{moved['id']}/undo").status_code == 200  # unranked
+    play_to_end(client, first)
+    board = other.get(f"/api/daily?date={yesterday}").json()["leaderboard"]
+    assert [entry["score"] for entry in board] == [ranked["score"]]  # only the ranked one
+    for day in (clock.today.isoformat(), "2999-01-01", None):
+        refused = client.post("/api/games", json={"mode": "archive", "date": day})
+        assert refused.status_code == 400
+        assert refused.json()["error"]["reason"] == "archive_past_only"
+    bad = client.post("/api/games", json={"mode": "archive", "date": "yesterday"})
+    assert bad.json()["error"]["reason"] == "bad_date"
+    options = {"weapon": "lenient"}
+    odd = client.post("/api/games", json={"mode": "archive", "date": yesterday, "options": options})
+    assert odd.json()["error"]["reason"] == "daily_standard_options"
+
+
+def test_the_daily_counts_the_players_streak(client: TestClient, clock: Any) -> None:
+    """The days in a row with a finished dungeon of the day, the longest run, and the time
+    to the next day."""
+    start = clock.today
+    for back in (6, 5, 3, 2, 1):  # two runs: 2 days, then 3 days up to yesterday
+        clock.today = start - datetime.timedelta(days=back)
+        play_to_end(client, new_game(client, mode="daily"))
+    clock.today = start
+    daily = client.get("/api/daily").json()
+    assert daily["streak"]["streak"] == 3  # today's is still to play: the run holds
+    assert daily["streak"]["best_streak"] == 3
+    assert daily["streak"]["played"] == 5
+    assert 0 < daily["next_in"] <= 24 * 3600
+    play_to_end(client, new_game(client, mode="daily"))
+    assert client.get("/api/daily").json()["streak"]["streak"] == 4
+    clock.today = start + datetime.timedelta(days=2)  # a day missed: the run is broken
+    assert client.get("/api/daily").json()["streak"]["streak"] == 0
+    assert client.get("/api/daily").json()["streak"]["best_streak"] == 4
+    assert client.get("/api/daily?ruleset=coop").json()["streak"]["played"] == 0
+
+
+def test_a_finished_game_tells_its_run_room_by_room(client: TestClient) -> None:
+    """For the share text: each room fled, or the health it cost, and never a card."""
+    end = play_to_end(client, new_game(client), flee_first)
+    run = end["run"]
+    assert run and all(set(room) <= {"fled", "lost", "died"} for room in run)
+    assert any(room["fled"] for room in run)
+    assert sum(sum(room.get("lost", [0])) for room in run) == 20 - end["heroes"][0]["health"]
+    assert run[-1].get("died") == (end["status"] == "lost")
+    assert "run" not in client.get(f"/api/games/{new_game(client)['id']}").json()

@@ -527,19 +527,53 @@ def test_a_finished_game_keeps_its_address(browser: Any, server: str, dealt: Any
     context.close()
 
 
-def test_after_the_daily_the_next_game_is_named(browser: Any, server: str) -> None:
-    """After the dungeon of the day, the first button says it starts a random dungeon."""
-    context, page, _ = _page(browser, server)
-    page.locator("details.new-game").evaluate("d => d.open = true")
-    page.check("input[name=mode][value=daily]")
-    page.click("form.setup button[type=submit]")
+def test_the_daily_is_shared_and_the_archive_is_next(browser: Any, server: str) -> None:
+    """Issue 11: after the dungeon of the day, its result is shared in one click (score,
+    health, a sign per room, the date and the address: never a card), the next game is
+    named, and the archive plays a past day's dungeon again, unranked, with undo."""
+    context, page, watcher = _page(browser, server)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(server + "/daily")
+    page.locator("main button.primary").click()
     page.wait_for_selector(".room-cards .card")
+    assert "2026-11-29" in page.locator(".game-head h1").inner_text()  # the day is shown
     _finish(page)
-    again = page.locator(".over-buttons button.primary")
-    assert again.inner_text() == "Play a random dungeon"
-    again.click()
-    page.wait_for_selector(".table[data-status='playing']")
-    assert page.locator(".game-head h1").inner_text() == "Random dungeon"
+    final = watcher.views[-1]
+    page.locator(".over button.share").click()
+    shared = page.evaluate("() => navigator.clipboard.readText()")
+    lines = shared.split("\n")
+    assert lines[0] == "Scoundrel · dungeon of the day 2026-11-29 · Solo"
+    assert lines[1].startswith(f"Score {final['score']} · health ")
+    assert len(lines[2].replace("🏆", "")) == len(final["run"])  # one sign per room
+    assert lines[3] == server + "/daily"
+    named = set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠CDHS]", shared))
+    assert not named, named  # not a card
+    assert page.locator(".over .share-preview").inner_text() == shared
+    assert page.locator(".over-buttons button.primary:not(.share)").inner_text() == (
+        "Play a random dungeon"
+    )
+    page.locator(".over a.archive-link").click()
+    page.wait_for_selector(".archive button.primary")
+    assert "November 28, 2026" in page.locator("main h1").inner_text()
+    assert page.locator(".streak").inner_text().count("1") >= 2  # a day in a row, one played
+    page.locator(".archive button.primary").click()
+    page.wait_for_selector(".room-cards .card")
+    head = page.locator(".game-head h1").inner_text()
+    assert head == "Dungeon of 2026-11-28, from the archive (unranked)"
+    _play_one(page, use_keys=False)
+    assert page.locator("button.undo").is_enabled()
+    context.close()
+
+
+def test_the_daily_page_counts_down_to_the_next_dungeon(browser: Any, server: str) -> None:
+    context, page, _ = _page(browser, server)
+    page.goto(server + "/daily")
+    line = page.locator(".countdown")
+    line.wait_for()
+    assert re.fullmatch(r"Next dungeon in \d+:\d\d:\d\d", line.inner_text())
+    first = line.inner_text()
+    page.wait_for_timeout(1200)
+    assert line.inner_text() != first  # it ticks
     context.close()
 
 

@@ -3,7 +3,8 @@ nothing runs off the screen or out of its panel, no two links of a menu or a tab
 contents overlap, and axe-core finds no serious or critical accessibility problem.
 
 The pages: the table in solo and in co-op (mid-game and at the end), the keys dialog, the
-rules, the dungeon of the day, the records and a replay. The games are played through the
+rules, the dungeon of the day (today's and the archive of a past day), the records and a
+replay. The games are played through the
 API on fixed deals, so each run checks the same positions. axe-core comes from npm
 (``npm ci`` at the top of the repository, which ``.ci/run`` does); the accessibility
 checks skip, saying why, where it is missing (and fail under CI).
@@ -83,6 +84,7 @@ def site(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dic
         pages.update(
             rules="/rules",
             daily="/daily",
+            archive="/daily?date=2026-11-20",  # a past day: its leaderboard and the archive
             records="/records",
             replay=f"/replay/{games['solo-end']}",
         )
@@ -101,6 +103,8 @@ def _visit(site: dict[str, Any], page: Any, name: str, lang: str) -> None:
         page.wait_for_selector(".over")
     elif name == "rules":
         page.wait_for_selector(".example")
+    elif name == "archive":
+        page.wait_for_selector(".archive button")
     # the cards have been dealt: nothing is caught half-faded
     # (polled by evaluate: wait_for_function compiles its text in the page, which the
     # page's policy forbids)

@@ -35,7 +35,9 @@ from scoundrel.core import (
 
 from .database import games, now, players, seats, settings
 
-MODES = ("random", "daily")
+MODES = ("random", "daily", "archive")
+"""A random dungeon, the dungeon of the day (M2), and a past day's dungeon played again,
+unranked (the archive)."""
 
 # One compare-and-set statement for every move and undo, built once.
 _MOVE = (
@@ -313,26 +315,40 @@ class GameStore:
         today: _dt.date | None = None,
         online: bool = False,
         client: str | None = None,
+        day: _dt.date | None = None,
     ) -> StoredGame:
         """A new game, or for the dungeon of the day the player's attempt if it exists.
+        An ``archive`` game deals the dungeon of ``day``, a day before ``today``: it is
+        played unranked (never on a leaderboard), as often as the player likes.
 
         ``online`` opens a co-op table for two devices: the player takes hero 1's seat and
         the game gets an invite secret for the friend who will take hero 2's. ``client`` is
         kept with a daily attempt: a keyed hash of the client's address (never the address)."""
         if mode not in MODES:
-            raise StoreError(f"mode must be random or daily, not {mode!r}", reason="unknown_mode")
+            raise StoreError(
+                f"mode must be random, daily or archive, not {mode!r}", reason="unknown_mode"
+            )
         if online and (mode != "random" or not rules.coop_game):
             raise StoreError(
                 "a game with a friend on another device is a co-op game in a random dungeon",
                 reason="online_needs_coop",
             )
         stamp = now()
-        if mode == "daily":
-            if rules != Rules.from_options(rules.ruleset):
+        if mode in ("daily", "archive") and rules != Rules.from_options(rules.ruleset):
+            raise StoreError(
+                "the dungeon of the day is played with the standard options",
+                reason="daily_standard_options",
+            )
+        if mode == "archive":
+            latest = (today or stamp.date()) - _dt.timedelta(days=1)
+            if day is None or day > latest:
                 raise StoreError(
-                    "the dungeon of the day is played with the standard options",
-                    reason="daily_standard_options",
+                    "the archive holds the days before today: name one as YYYY-MM-DD",
+                    reason="archive_past_only",
                 )
+            date: str | None = day.isoformat()
+            deck = daily_deal(rules, day.isoformat(), self.daily_secret)
+        elif mode == "daily":
             date = (today or stamp.date()).isoformat()
             existing = self.daily_attempt(player_id, date, rules.ruleset)
             if existing is not None:
@@ -380,6 +396,39 @@ class GameStore:
             raise
         self._remember(game_id, (), state)
         return self.load(game_id)
+
+    def daily_streak(self, player_id: str, ruleset: str, today: _dt.date) -> dict[str, Any]:
+        """The player's days at the dungeon of the day (``ruleset``), finished: ``streak``,
+        the run of consecutive days up to today (or up to yesterday while today's is still
+        to play), ``best_streak``, the longest run, ``played`` and ``best``, the best score."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(games.c.daily_date, games.c.score).where(
+                    and_(
+                        games.c.player_id == player_id,
+                        games.c.mode == "daily",
+                        games.c.ruleset == ruleset,
+                        games.c.status != "playing",
+                    )
+                )
+            ).all()
+        days = sorted({_dt.date.fromisoformat(row.daily_date) for row in rows})
+        best_streak = run = 0
+        for before, day in zip([None, *days], days, strict=False):
+            run = run + 1 if before is not None and (day - before).days == 1 else 1
+            best_streak = max(best_streak, run)
+        streak = 0
+        played = set(days)
+        day = today if today in played else today - _dt.timedelta(days=1)
+        while day in played:
+            streak += 1
+            day -= _dt.timedelta(days=1)
+        return {
+            "streak": streak,
+            "best_streak": best_streak,
+            "played": len(days),
+            "best": max((row.score for row in rows), default=None),
+        }
 
     def daily_attempt(self, player_id: str, date: str, ruleset: str) -> StoredGame | None:
         """The player's attempt at the dungeon of ``date``, if any (M2: one per day)."""

@@ -56,7 +56,15 @@ from .guard import (
 )
 from .identity import PLAYER_COOKIE, Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
-from .limits import Buckets, DailyGate, Limits, RateLimited, client_address, limiter
+from .limits import (
+    Buckets,
+    DailyGate,
+    Limits,
+    RateLimited,
+    client_address,
+    limiter,
+    until_tomorrow,
+)
 from .live import Hub
 from .views import game_view, hint_view, replay_view
 
@@ -76,9 +84,11 @@ OptionValue = (
 
 
 class NewGame(BaseModel):
-    mode: Literal["random", "daily"] = "random"
+    mode: Literal["random", "daily", "archive"] = "random"
     ruleset: Literal["solo", "coop"] = "solo"
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=10)
+    date: str | None = Field(default=None, max_length=10)
+    """The day of an ``archive`` game (YYYY-MM-DD, before today)."""
 
 
 class MoveIn(BaseModel):
@@ -329,7 +339,13 @@ def create_app(
     async def new_game(body: NewGame, request: Request, me: Player) -> dict[str, Any]:
         rules = Rules.from_options(body.ruleset, body.options)
         client = daily_client(request, me, body.mode, rules)
-        stored = store.start(me, body.mode, rules, today=clock(), client=client)
+        day = None
+        if body.date is not None:
+            try:
+                day = parse_date(body.date)
+            except ValueError as error:
+                raise StoreError(str(error), reason="bad_date") from None
+        stored = store.start(me, body.mode, rules, today=clock(), client=client, day=day)
         return game_view(stored, store.state(stored), owner=True)
 
     @app.get("/api/games/current")
@@ -506,6 +522,8 @@ def create_app(
         return {
             "date": day.isoformat(),
             "today": clock().isoformat(),
+            "next_in": until_tomorrow(),
+            "streak": store.daily_streak(me, ruleset, clock()),
             "ruleset": ruleset,
             "leaderboard": store.leaderboard(day.isoformat(), ruleset, viewer=me),
             "yours": None

@@ -179,7 +179,7 @@ class DailyGate:
                 f"{self.per_address} attempts at this {ruleset} dungeon of the day have been "
                 "made from your network today, which is as many as one address may make: "
                 "a random dungeon is still open to you",
-                _until_midnight(),
+                until_tomorrow(),
                 {"count": self.per_address},
             )
         return client
@@ -203,7 +203,8 @@ def limiter(buckets: Buckets, who: Any) -> Callable[[str, str], Any]:
     return limit
 
 
-def _until_midnight() -> int:
+def until_tomorrow() -> int:
+    """Whole seconds until the next day (UTC), when a new dungeon of the day is dealt."""
     moment = _dt.datetime.now(_dt.UTC)
     midnight = _dt.datetime.combine(moment.date() + _dt.timedelta(days=1), _dt.time(), _dt.UTC)
     return max(1, int((midnight - moment).total_seconds()))

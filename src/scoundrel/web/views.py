@@ -132,6 +132,26 @@ def replay_view(stored: StoredGame) -> dict[str, Any]:
     return {**about_game(stored), "record": record.to_dict(), "steps": steps}
 
 
+def run_view(stored: StoredGame) -> list[dict[str, Any]]:
+    """A game room by room, without naming a card (what a share text may show): each
+    room was ``fled``, or cost each hero ``lost`` health (negative: healed); ``died``
+    marks the room where a hero fell."""
+    record = stored.record
+    states = record.start().replay(record.moves)
+    rooms: list[dict[str, Any]] = []
+    start = states[0]
+    for move, after in zip(record.moves, states[1:], strict=True):
+        if move.is_flee:
+            rooms.append({"fled": True})
+            start = after
+        elif after.resolved_in_room == 0 or after.is_over:  # the room is done
+            lost = [a.health - b.health for a, b in zip(start.heroes, after.heroes, strict=True)]
+            died = any(hero.health <= 0 for hero in after.heroes)
+            rooms.append({"fled": False, "lost": lost, "died": died})
+            start = after
+    return rooms
+
+
 def game_view(
     stored: StoredGame, state: State, owner: bool, revealed: bool = False
 ) -> dict[str, Any]:
@@ -145,6 +165,8 @@ def game_view(
         **position_view(state),
     }
     view["record"] = stored.record.to_dict() if revealed and state.is_over else None
+    if owner and state.is_over:
+        view["run"] = run_view(stored)
     return view
 
 

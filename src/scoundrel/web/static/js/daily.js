@@ -1,8 +1,11 @@
-// The dungeon of the day and its leaderboard.
-import { t } from "./i18n.js";
+// The dungeon of the day: today's attempt, the player's streak, the time to the next
+// dungeon, the leaderboard of any day, and the archive of past days (played unranked).
+import { t, lang } from "./i18n.js";
 import { api, toast } from "./api.js";
+import { el } from "./dom.js";
 
-const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
+const DAY_MS = 24 * 3600 * 1000;
+const shift = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 export async function start(main) {
   const params = new URL(location.href).searchParams;
@@ -11,48 +14,96 @@ export async function start(main) {
   let data;
   try { data = await api(`/api/daily?ruleset=${ruleset}${date ? `&date=${encodeURIComponent(date)}` : ""}`); }
   catch (error) { toast(error.message, "error"); return; }
-  main.append(el("h1", t("daily.title", { date: data.date })));
-  const tabs = el("p", undefined, "tabs");
-  for (const r of ["solo", "coop"]) {
-    const a = el("a", t(`ruleset.${r}`)); a.href = `/daily?ruleset=${r}${date ? `&date=${date}` : ""}`;
-    if (r === ruleset) a.setAttribute("aria-current", "page");
-    tabs.append(a);
-  }
+  const today = data.date === data.today;
+  const address = (day, r = ruleset) => `/daily?ruleset=${r}${day && day !== data.today ? `&date=${day}` : ""}`;
+  main.append(el("h1", { text: t("daily.title", { date: dayName(data.date) }) }));
+  const tabs = el("p", { class: "tabs" });
+  for (const r of ["solo", "coop"]) tabs.append(el("a", { href: address(data.date, r), "aria-current": r === ruleset ? "page" : undefined, text: t(`ruleset.${r}`) }));
   main.append(tabs);
-  if (data.yours && data.yours.status !== "playing") {
-    main.append(el("p", t("daily.played", { score: data.yours.score, result: t(`status.${data.yours.status}`) }), "lead"));
-  } else if (data.date === data.today) {
-    const play = el("button", t(data.yours ? "daily.continue" : "daily.play"), "primary");
-    play.addEventListener("click", async () => {
-      try {
-        const game = await api("/api/games", { method: "POST", body: { mode: "daily", ruleset } });
-        location.href = `/?game=${game.id}`;
-      } catch (error) { toast(error.message, "error"); }
-    });
-    main.append(el("p", t("daily.explain"), "lead"), play);
-  }
-  main.append(el("h2", t("daily.leaderboard")));
-  if (!data.leaderboard.length) { main.append(el("p", t("daily.empty"))); return; }
-  const table = el("table", undefined, "leaderboard");
-  const head = el("tr");
-  for (const k of ["daily.rank", "daily.player", "daily.score", "daily.result"]) head.append(el("th", t(k)));
-  table.append(head);
+  if (today) main.append(...todayPanel(data, ruleset));
+  else main.append(archivePanel(data, ruleset));
+  main.append(streakPanel(data));
+  const days = el("nav", { class: "days", "aria-label": t("daily.days") },
+    el("a", { href: address(shift(data.date, -1)), text: t("daily.previous_day") }));
+  if (!today) days.append(el("a", { href: address(shift(data.date, 1)), text: t("daily.next_day") }), el("a", { href: address(null), text: t("daily.back_to_today") }));
+  main.append(el("h2", { text: t("daily.leaderboard") }), days);
+  if (!data.leaderboard.length) { main.append(el("p", { text: t("daily.empty") })); return; }
+  const table = el("table", { class: "leaderboard" });
+  table.append(el("tr", {}, ...["daily.rank", "daily.player", "daily.score", "daily.result"].map((k) => el("th", { text: t(k) }))));
   for (const entry of data.leaderboard) {
-    const row = el("tr", undefined, entry.you ? "you" : "");
-    row.append(el("td", String(entry.rank)), el("td", (entry.nickname ?? t("daily.anonymous")) + (entry.you ? ` (${t("daily.you")})` : "")),
-      scoreCell(entry), el("td", t(entry.won ? "status.won" : "status.lost")));
-    table.append(row);
+    table.append(el("tr", { class: entry.you ? "you" : undefined },
+      el("td", { text: String(entry.rank) }),
+      el("td", { text: (entry.nickname ?? t("daily.anonymous")) + (entry.you ? ` (${t("daily.you")})` : "") }),
+      scoreCell(entry), el("td", { text: t(entry.won ? "status.won" : "status.lost") })));
   }
   main.append(table);
 }
 
+function todayPanel(data, ruleset) {
+  const parts = [];
+  if (data.yours && data.yours.status !== "playing") {
+    parts.push(el("p", { class: "lead", text: t("daily.played", { score: data.yours.score, result: t(`status.${data.yours.status}`) }) }),
+      el("p", {}, el("a", { class: "button", href: `/?game=${data.yours.id}`, text: t("daily.see_result") })));
+  } else {
+    parts.push(el("p", { class: "lead", text: t("daily.explain") }),
+      el("button", { class: "primary", text: t(data.yours ? "daily.continue" : "daily.play"), onclick: () => begin({ mode: "daily", ruleset }) }));
+  }
+  parts.push(countdown(data.next_in));
+  return parts;
+}
+
+// A past day: its leaderboard, and its dungeon to play again, unranked.
+function archivePanel(data, ruleset) {
+  const box = el("section", { class: "archive", "aria-labelledby": "archive-title" },
+    el("h2", { id: "archive-title", text: t("daily.archive_title") }),
+    el("p", { class: "note", text: t("daily.archive_explain") }));
+  if (data.date < data.today) box.append(el("button", { class: "primary", text: t("daily.archive_play", { date: dayName(data.date) }), onclick: () => begin({ mode: "archive", ruleset, date: data.date }) }));
+  else box.append(el("p", { text: t("daily.not_yet") }));
+  return box;
+}
+
+async function begin(body) {
+  try {
+    const game = await api("/api/games", { method: "POST", body });
+    location.href = `/?game=${game.id}`;
+  } catch (error) { toast(error.message, "error"); }
+}
+
+function streakPanel(data) {
+  const s = data.streak;
+  const figures = el("dl", { class: "figures streak" });
+  const add = (key, value) => figures.append(el("div", { class: "figure" }, el("dt", { text: t(key) }), el("dd", { text: value })));
+  add("daily.streak", String(s.streak));
+  add("daily.best_streak", String(s.best_streak));
+  add("daily.days_played", String(s.played));
+  add("daily.best", s.best === null ? "—" : String(s.best));
+  return el("section", { class: "stats", "aria-label": t("daily.your_days") }, figures);
+}
+
+// "Next dungeon in 5:04:33", counting down each second; at zero, the page offers the new day.
+function countdown(seconds) {
+  const line = el("p", { class: "countdown", role: "timer", "aria-live": "off" });
+  const end = Date.now() + seconds * 1000;
+  const two = (n) => String(n).padStart(2, "0");
+  const tick = () => {
+    if (!line.isConnected && line.dataset.started) return;
+    line.dataset.started = "1";
+    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    if (left === 0) { line.replaceChildren(el("a", { href: "/daily", text: t("daily.new_day") })); return; }
+    const time = `${Math.floor(left / 3600)}:${two(Math.floor(left / 60) % 60)}:${two(left % 60)}`;
+    line.textContent = t("daily.next", { time });
+    setTimeout(tick, 1000 - (Date.now() % 1000));
+  };
+  tick();
+  return line;
+}
+
 // A score made with hints is marked as such (the fair bot's advice was asked for).
 function scoreCell(entry) {
-  const cell = el("td", String(entry.score));
-  if (entry.hints) {
-    const mark = el("span", t("daily.with_hints"), "hint-mark");
-    mark.title = t("game.hints_used", { n: entry.hints });
-    cell.append(" ", mark);
-  }
+  const cell = el("td", { text: String(entry.score) });
+  if (entry.hints) cell.append(" ", el("span", { class: "hint-mark", title: t("game.hints_used", { n: entry.hints }), text: t("daily.with_hints") }));
   return cell;
 }
+
+// "29 November 2026", in the player's language (the day is the server's, in UTC).
+export const dayName = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));

@@ -50,7 +50,7 @@ export async function start(main) {
     for (const g of me.history) {
       const row = el("tr");
       row.append(el("td", when.format(new Date(g.created_at))));
-      const what = el("td", `${g.mode === "daily" ? t("mode.daily_on", { date: g.daily_date }) : t("mode.random")} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`);
+      const what = el("td", `${g.mode === "random" ? t("mode.random") : t(`mode.${g.mode}_on`, { date: g.daily_date })} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? " · " + t("game.undo_used", { n: g.undo_count }) : ""}${g.hint_count ? " · " + t("game.hints_used", { n: g.hint_count }) : ""}`);
       if (g.online) what.append(" · ", el("span", g.partner ? t("records.with", { nickname: g.partner }) : t("records.with_friend"), "partner")); // online co-op
       row.append(what);
       row.append(el("td", t(`status.${g.status}`)));

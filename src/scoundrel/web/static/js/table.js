@@ -706,7 +706,8 @@ function controls() {
 }
 
 function header() {
-  const mode = game.mode === "daily" ? t("mode.daily_on", { date: game.daily_date }) : t("mode.random");
+  const mode = game.mode === "daily" ? t("mode.daily_on", { date: game.daily_date })
+    : game.mode === "archive" ? t("mode.archive_on", { date: game.daily_date }) : t("mode.random");
   const rules = [t(`ruleset.${game.ruleset}`), t(`option.weapon_${game.options.weapon}`)];
   if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
   for (const name of ["easier", "harder", "silent_leader"]) if (game.options[name]) rules.push(t(`option.${name}`));
@@ -731,7 +732,14 @@ function gameOver() {
   box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t(game.mode === "daily" ? "over.random" : "over.again"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "daily" ? {} : game.options }) }));
+    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
+  if (game.mode !== "random" && game.daily_date) { // the dungeon of the day, or a past day's: the archive is next to it
+    buttons.append(el("a", { class: "button archive-link", href: `/daily?ruleset=${game.ruleset}&date=${shiftDay(game.daily_date, -1)}`, text: t("over.archive") }));
+  }
+  if (game.run && game.mode === "daily") {
+    buttons.prepend(el("button", { class: "primary share", text: t("over.share"), onclick: () => copy(shareText(), t("toast.share_copied")) }));
+    box.append(el("pre", { class: "share-preview", "aria-label": t("over.share_preview") , text: shareText() }));
+  }
   if (game.record) {
     buttons.append(
       el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
@@ -744,6 +752,26 @@ function gameOver() {
   if (game.record) box.append(analysisPanel());
   if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
+}
+
+const shiftDay = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+
+// The day's result to share: the score, the heroes' health, one sign per room (never a
+// card, so that nobody learns the day's dungeon from it), the date and the address.
+function shareText() {
+  const sign = (room) => {
+    if (room.fled) return "🏃";
+    if (room.died) return "💀";
+    const lost = room.lost.reduce((a, b) => a + b, 0);
+    return lost < 0 ? "💚" : lost === 0 ? "🟩" : lost <= 5 ? "🟨" : lost <= 10 ? "🟧" : "🟥";
+  };
+  const health = game.heroes.map((hero) => `${Math.max(0, hero.health)}/20`).join(" · ");
+  return [
+    t("share.title", { date: game.daily_date, ruleset: t(`ruleset.${game.ruleset}`) }),
+    t("share.line", { score: game.score, health, rooms: t("count.rooms", { n: game.run.length }) }),
+    game.run.map(sign).join("") + (game.status === "won" ? "🏆" : ""),
+    `${location.origin}/daily`,
+  ].join("\n");
 }
 
 async function copy(text, done) {
