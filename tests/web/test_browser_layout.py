@@ -4,8 +4,8 @@ contents overlap, and axe-core finds no serious or critical accessibility proble
 
 The pages: the table in solo and in co-op (mid-game and at the end), the keys dialog, the
 rules, the dungeon of the day (today's and the archive of a past day), the records and a
-replay. The games are played through the
-API on fixed deals, so each run checks the same positions. axe-core comes from npm
+replay. The games are played through the API on fixed deals, so each run checks the same
+positions. axe-core comes from npm
 (``npm ci`` at the top of the repository, which ``.ci/run`` does); the accessibility
 checks skip, saying why, where it is missing (and fail under CI).
 """
