@@ -77,3 +77,22 @@ def take_first_offered(
                 offered.first.click()
             return True
     return False
+
+
+#: Room cards being dealt (faded in from the dungeon) right now, in a page.
+DEALING = """() => document.getAnimations().filter((a) => a.effect?.target?.closest?.(".room-cards")
+  && a.effect.getKeyframes().some((frame) => "opacity" in frame)).length"""
+
+
+def dealing(page: Any) -> int:
+    """How many room cards are being dealt in ``page`` right now."""
+    count: int = page.evaluate(DEALING)
+    return count
+
+
+def slow_motion(page: Any, rate: float = 0.05) -> None:
+    """Play the page's animations at ``rate`` of their speed (Chromium's debugging
+    protocol), so that a test can look at one while it runs."""
+    session = page.context.new_cdp_session(page)
+    session.send("Animation.enable")
+    session.send("Animation.setPlaybackRate", {"playbackRate": rate})

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsers import running, take_first_offered
+from browsers import dealing, running, slow_motion, take_first_offered
 
 CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^[RB]J$")
 PHONE = {"width": 390, "height": 844}
@@ -619,6 +619,100 @@ def test_refusals_and_a_lost_connection_in_the_players_language(browser: Any, se
     context.set_offline(False)
     page.wait_for_selector(".table[data-moves='2']")
     assert banner.count() == 0
+    context.close()
+
+
+#: The keyframes of the animations running now: of a card in flight, of the room's cards.
+FRAMES = """(selector) => document.getAnimations()
+  .filter((a) => a.effect?.target?.matches?.(selector))
+  .map((a) => a.effect.getKeyframes().map((frame) => Object.keys(frame).sort().join(" ")))"""
+
+
+def test_the_table_moves_and_keeps_still(browser: Any, server: str, dealt: Any) -> None:
+    """Issue 11: new cards are dealt from the dungeon, a card played flies to where it
+    goes, the damage floats over the health bar, and choosing a card replays nothing."""
+    dealt(1)  # first room 10♠ 2♠ 9♥ Q♠
+    context, page, _ = _page(browser, server)
+    slow_motion(page)
+    _start(page)
+    dealt_frames = page.evaluate(FRAMES, ".room-cards .card")
+    assert len(dealt_frames) == 4 and all("transform" in f[0] for f in dealt_frames)
+    page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
+    page.locator(".room-cards .card[data-card='9H']").click()
+    assert dealing(page) == 0  # choosing a card deals nothing anew
+    visible = page.evaluate(
+        "() => [...document.querySelectorAll('.room-cards .card')]"
+        ".map((c) => getComputedStyle(c).opacity)"
+    )
+    assert visible == ["1"] * 4
+    page.locator(".room-cards .card[data-card='10S']").click()
+    page.locator(".choice[data-move='10S/b']").click()
+    page.wait_for_selector(".table[data-moves='1']")
+    assert page.locator(".card.flying[data-card='10S']").count() == 1  # on its way
+    assert page.locator(".health .float.hurt").inner_text() == "−10"
+    context.close()
+    # with reduced motion, the same things fade instead of moving
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(server + "/")
+    slow_motion(page)
+    _start(page)
+    frames = page.evaluate(FRAMES, ".room-cards .card")
+    assert frames and all(
+        f == ["opacity", "opacity"] or "transform" not in " ".join(f) for f in frames
+    )
+    context.close()
+
+
+def _deadly_position(page: Any, server: str) -> str:
+    """A game of this page's player, played through the API to a position where a legal
+    move would kill the hero; its id."""
+    game = page.request.post(server + "/api/games", data={}).json()
+    while not any(min(m["health"]) <= 0 for m in game["legal"]):
+        safe = [m for m in game["legal"] if min(m["health"]) > 0]
+        move = max(safe, key=lambda m: (m["move"] == "F", min(m["health"])))
+        game = page.request.post(
+            f"{server}/api/games/{game['id']}/moves",
+            data={"move": move["move"], "after": len(game["moves"])},
+        ).json()
+        assert game["status"] == "playing"
+    return str(game["id"])
+
+
+def test_settings_sound_deadly_moves_and_four_colours(
+    browser: Any, server: str, dealt: Any
+) -> None:
+    """Issue 11: the settings dialog turns on sound, a question before a deadly move, and
+    four-colour suits; they are remembered."""
+    dealt(2)
+    context, page, _ = _page(browser, server)
+    game = _deadly_position(page, server)
+    page.goto(f"{server}/?game={game}")
+    page.wait_for_selector(".room-cards .card")
+    page.locator(".settings-button").click()
+    for name in ("sound", "confirm_deadly", "four_colour"):
+        page.check(f"#settings input[name={name}]")
+    page.locator("#settings button.primary").click()
+    assert "four-colour" in (page.locator("body").get_attribute("class") or "")
+    page.reload()
+    page.wait_for_selector(".room-cards .card")
+    assert "four-colour" in (page.locator("body").get_attribute("class") or "")  # remembered
+    moves = int(page.locator(".table").get_attribute("data-moves") or 0)
+    deadly = page.locator(".choice.deadly")
+    for card in page.locator(".room-cards .card").all():
+        card.click()
+        if deadly.count():
+            break
+    deadly.first.click()
+    question = page.locator("dialog.confirm-deadly")
+    question.wait_for()
+    assert "Play it anyway?" in question.inner_text()
+    question.locator("button.cancel").click()
+    assert page.locator(".table").get_attribute("data-moves") == str(moves)  # nothing played
+    deadly.first.click()
+    page.locator("dialog.confirm-deadly button.play-anyway").click()
+    page.wait_for_selector(f".table[data-moves='{moves + 1}']")
+    assert page.locator("body").get_attribute("data-last-sound") in ("lose", "hit")
     context.close()
 
 

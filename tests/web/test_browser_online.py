@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browsers import running, take_first_offered
+from browsers import dealing, running, take_first_offered
 
 #: Buttons that act on the game: none may be enabled on a page whose turn it is not.
 ACTIONS = "button.choice, button.flee, button.hint-button, button.undo, button.take-back"
@@ -161,7 +161,7 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     # hero 2 waits: the room and the leader's options, read-only
     assert "Hero 1 leads this room" in b.locator(".actions").inner_text()
     b.locator(".room-cards .card[data-card='9D']").click()
-    assert b.locator(".room-cards .card.enter").count() == 0  # choosing deals nothing anew
+    assert dealing(b) == 0  # choosing deals nothing anew
     assert b.locator(".choice").count() >= 1
     assert two.enabled_actions() == 0
     b.keyboard.press("Enter")  # keys do nothing for the page whose turn it is not
@@ -181,7 +181,7 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     )
     assert b.locator(".presence").get_attribute("data-presence") == "online"  # thinking ended
     # the pushed view keeps the cards already dealt: no deal animation for them
-    assert b.locator(".room-cards .card.enter").count() == 0
+    assert dealing(b) == 0
 
     # hero 1 gives Q♠: hero 2 chooses how to fight it
     a.locator(".room-cards .card[data-card='QS']").click()

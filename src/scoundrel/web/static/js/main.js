@@ -1,6 +1,8 @@
 import { page, applyStatic, setupSwitcher, t } from "./i18n.js";
+import { apply as applySettings } from "./settings.js";
 
 applyStatic();
+applySettings(); // four-colour suits, where chosen
 setupSwitcher();
 document.title = t(`page.${page}`);
 for (const link of document.querySelectorAll("nav a")) {

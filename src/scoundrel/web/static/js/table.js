@@ -7,6 +7,8 @@ import { cardElement, backElement, kind, parse, symbol, valueName } from "./card
 import { refusalText, moveText } from "./board.js";
 import { el } from "./dom.js";
 import * as online from "./online.js";
+import { snapshot, animate, deal, celebrate } from "./motion.js";
+import { setting, showSettings, confirmDeadly } from "./settings.js";
 
 const STORE_KEY = "scoundrel_game";
 const POLL_MS = 300;
@@ -19,6 +21,7 @@ let thinking = false; // a hint is being asked for (the searching bot takes a se
 let analysis = null; // the post-game analysis of the game shown: {id, data}
 let pollTimer = null;
 let drawn = { id: null, room: [] }; // the room cards on screen: only new ones are dealt
+let fresh = []; // the room's cards drawn for the first time by the last render
 let root;
 
 export async function start(main) {
@@ -59,6 +62,11 @@ async function newGame(settings) {
 
 async function play(token) {
   if (busy || !game || !online.mayAct(game)) return;
+  const move = game.legal.find((m) => m.move === token);
+  if (move && setting("confirm_deadly") && (move.health ?? []).some((h) => h <= 0)) {
+    const asked = game;
+    if (!(await confirmDeadly(t("settings.deadly_text", { move: actionLabel(move) }))) || game !== asked) return;
+  }
   busy = true;
   const before = game;
   const path = `/api/${game.online ? "tables" : "games"}/${game.id}`;
@@ -537,8 +545,16 @@ function heroPanel(hero, n, before) {
   const fill = el("span", { class: "fill" });
   fill.style.width = `${pct}%`; // CSSOM: a style attribute would break the page's CSP
   bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: hero.health }) }));
-  if (before && before.health !== hero.health) bar.classList.add(before.health > hero.health ? "hurt" : "healed");
+  if (before && before.health !== hero.health) {
+    const change = hero.health - before.health;
+    bar.classList.add(change < 0 ? "hurt" : "healed");
+    bar.append(el("span", { class: `float ${change < 0 ? "hurt" : "healed"}`, "aria-hidden": "true", text: (change < 0 ? "−" : "+") + Math.abs(change) }));
+  }
   panel.append(bar);
+  if (hero.health <= 0) { // this hero fell
+    panel.classList.add("fallen");
+    title.append(el("span", { class: "badge fallen-mark", text: "☠ " + t("hero.fallen") }));
+  }
   const weapon = el("div", { class: "weapon" });
   if (hero.weapon) {
     const pile = el("div", { class: "weapon-pile" }, cardElement(hero.weapon));
@@ -651,14 +667,14 @@ function roomPanel(before) {
   panel.append(el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }));
   const row = el("div", { class: "room-cards" });
   const old = new Set(before ? before.room : drawn.id === game.id ? drawn.room : []);
+  fresh = [];
   drawn = { id: game.id, room: [...game.room] };
   const hinted = adviceHere()?.move.replace(">", "").split("/")[0];
   game.room.forEach((code, i) => {
     const card = cardElement(code, { tag: "button" });
     card.classList.toggle("selected", selected === i);
     if (code === hinted) card.classList.add("suggested");
-    if (!old.has(code)) card.classList.add("enter");
-    card.style.setProperty("--delay", `${i * 60}ms`);
+    if (!old.has(code)) fresh.push(code); // dealt from the dungeon once drawn (motion.js)
     card.setAttribute("aria-pressed", selected === i ? "true" : "false");
     card.setAttribute("aria-keyshortcuts", String(i + 1));
     card.dataset.key = String(i + 1); // drawn in its corner (aria-keyshortcuts names it)
@@ -682,7 +698,8 @@ function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
   const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
   help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
-  if (game.status !== "playing") { bar.append(help); return bar; } // nothing left to play
+  const options = el("button", { class: "settings-button", onclick: showSettings, text: "⚙ " + t("settings.title") });
+  if (game.status !== "playing") { bar.append(help, options); return bar; } // nothing left to play
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
   const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing" || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
@@ -701,7 +718,7 @@ function controls() {
     hintButtonState(h);
     bar.append(h);
   }
-  bar.append(help);
+  bar.append(help, options);
   return bar;
 }
 
@@ -847,9 +864,13 @@ function show(view, before = null) {
   if (selected !== null && (!game || selected >= game.room.length)) selected = null;
   if (!adviceHere()) advice = null;
   if (analysis && analysis.id !== game?.id) { analysis = null; clearTimeout(pollTimer); }
+  const shot = before && root ? snapshot(root) : null;
   render(before);
+  if (game && before && shot && before.id === game.id) animate(root, before, game, shot);
+  if (game) deal(root, fresh, shot?.pile);
   if (before?.status === "playing" && game && game.status !== "playing") { // the game just ended
     const over = document.querySelector(".over");
+    if (game.status === "won" && over) celebrate(over);
     over?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     over?.focus({ preventScroll: true });
   }

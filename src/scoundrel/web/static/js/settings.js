@@ -1,0 +1,59 @@
+// The player's settings for this browser (kept in localStorage): sound effects, a question
+// before a move that would kill a hero, and four-colour suits. All off by default.
+import { t } from "./i18n.js";
+import { el } from "./dom.js";
+
+const KEY = "scoundrel_settings";
+const NAMES = ["sound", "confirm_deadly", "four_colour"];
+
+function read() {
+  try { return { ...JSON.parse(localStorage.getItem(KEY) ?? "{}") }; } catch (error) { return {}; }
+}
+
+const chosen = read();
+
+export const setting = (name) => chosen[name] === true;
+
+function set(name, on) {
+  chosen[name] = on;
+  try { localStorage.setItem(KEY, JSON.stringify(chosen)); } catch (error) { /* private mode */ }
+  apply();
+}
+
+// What the settings change on the page itself (the suits' colours).
+export function apply() {
+  document.body.classList.toggle("four-colour", setting("four_colour"));
+}
+
+export function showSettings() {
+  let dialog = document.getElementById("settings");
+  if (!dialog) {
+    dialog = el("dialog", { id: "settings", "aria-labelledby": "settings-title" });
+    const list = el("div", { class: "settings-list" });
+    for (const name of NAMES) {
+      const box = el("input", { type: "checkbox", name, checked: setting(name), onchange: (event) => set(name, event.target.checked) });
+      list.append(el("label", {}, box, document.createTextNode(" " + t(`settings.${name}`))));
+    }
+    dialog.append(el("h2", { id: "settings-title", text: t("settings.title") }), list,
+      el("form", { method: "dialog" }, el("button", { class: "primary", text: t("keys.close_button") })));
+    document.body.append(dialog);
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+// Ask before a move that would kill a hero: resolves true to play it.
+export function confirmDeadly(text) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { class: "confirm-deadly", role: "alertdialog", "aria-labelledby": "deadly-title", "aria-describedby": "deadly-text" });
+    const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
+    dialog.append(el("h2", { id: "deadly-title", text: t("settings.deadly_title") }),
+      el("p", { id: "deadly-text", text }),
+      el("div", { class: "notice-actions" },
+        el("button", { class: "cancel", text: t("settings.deadly_cancel"), onclick: () => done(false) }),
+        el("button", { class: "primary play-anyway", text: t("settings.deadly_play"), onclick: () => done(true) })));
+    dialog.addEventListener("cancel", (event) => { event.preventDefault(); done(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector("button.cancel").focus(); // the safe answer first
+  });
+}
