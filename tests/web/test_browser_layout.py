@@ -1,6 +1,7 @@
 """Every page of the browser game, in every language, on phones, a tablet and a desktop:
 nothing runs off the screen or out of its panel, no two links of a menu or a table of
-contents overlap, and axe-core finds no serious or critical accessibility problem.
+contents overlap, no English sentence of the catalog shows in another language, and
+axe-core finds no serious or critical accessibility problem.
 
 The pages: the table in solo and in co-op (mid-game and at the end), the keys dialog, the
 rules, the dungeon of the day (today's and the archive of a past day), the records and a
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,6 +125,30 @@ def _context(browser: Any, site: dict[str, Any], width: int, height: int) -> Any
     return context
 
 
+def english_phrases(lang: str) -> set[str]:
+    """Pieces of English text that must not show on a page in ``lang``: each catalog
+    message that the language words differently, cut at its placeholders, in pieces long
+    enough to be words of a sentence (12 characters or more)."""
+    from scoundrel.i18n import catalog
+
+    english, other = catalog("en"), catalog(lang)
+    found = set()
+    for key, message in english.items():
+        texts = message.values() if isinstance(message, dict) else [message]
+        theirs = other[key].values() if isinstance(other[key], dict) else [other[key]]
+        for text in texts:
+            for piece in re.split(r"\{\w+\}", text):
+                piece = piece.strip(" .:,;()—–-")
+                if len(piece) >= 12 and not any(piece in mine for mine in theirs):
+                    found.add(piece)
+    return found
+
+
+def _untranslated(page: Any, phrases: set[str]) -> list[str]:
+    text = page.locator("body").inner_text()
+    return sorted(phrase for phrase in phrases if phrase in text)
+
+
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_fits_the_screen(
@@ -131,12 +157,14 @@ def test_every_page_fits_the_screen(
     context = _context(browser, site, width, height)
     page = context.new_page()
     problems = []
+    english = english_phrases(lang) if lang != "en" else set()
     for name in site["pages"]:
         _visit(site, page, name, lang)
         if name == "solo-mid":  # a card chosen: its actions are listed
             page.locator(".room-cards .card").first.click()
             page.wait_for_selector(".actions h2")
         problems += [f"{name}: {problem}" for problem in page.evaluate(PROBLEMS)]
+        problems += [f"{name}: English text: {text!r}" for text in _untranslated(page, english)]
         if name == "solo-mid":
             page.keyboard.press("?")
             page.wait_for_selector("dialog#keys[open]")
@@ -146,14 +174,21 @@ def test_every_page_fits_the_screen(
 
 
 def test_the_check_sees_a_panel_that_runs_over(browser: Any, site: dict[str, Any]) -> None:
-    """The layout check is not blind: a hero's weapon note made one long word runs out of
-    its panel, and a table of contents squeezed into narrow columns overlaps."""
+    """The checks are not blind: a hero's note made one long word runs out of its panel,
+    an English sentence on a Russian page is found, and a table of contents squeezed into
+    narrow columns overlaps."""
     context = _context(browser, site, 390, 844)
     page = context.new_page()
     _visit(site, page, "coop-mid", "ru")
     assert page.evaluate(PROBLEMS) == []
     page.evaluate("document.querySelector('.hero .potion').textContent = 'Ж'.repeat(60)")
     assert any("section.hero" in problem for problem in page.evaluate(PROBLEMS))
+    russian = english_phrases("ru")
+    assert len(russian) > 300 and _untranslated(page, russian) == []
+    page.evaluate(
+        "document.querySelector('.hero .potion').textContent = 'No potion drunk this room'"
+    )
+    assert _untranslated(page, russian) == ["No potion drunk this room"]
     _visit(site, page, "rules", "es")
     page.evaluate(  # through the CSSOM: the page's policy refuses a style element
         "const list = document.querySelector('.toc ol'); list.style.columns = '6';"
