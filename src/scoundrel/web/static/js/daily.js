@@ -88,11 +88,12 @@ function countdown(seconds) {
   const tick = () => {
     if (!line.isConnected && line.dataset.started) return;
     line.dataset.started = "1";
-    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    const ms = Math.max(0, end - Date.now());
+    const left = Math.ceil(ms / 1000);
     if (left === 0) { line.replaceChildren(el("a", { href: "/daily", text: t("daily.new_day") })); return; }
     const time = `${Math.floor(left / 3600)}:${two(Math.floor(left / 60) % 60)}:${two(left % 60)}`;
     line.textContent = t("daily.next", { time });
-    setTimeout(tick, 1000 - (Date.now() % 1000));
+    setTimeout(tick, (ms % 1000) + 5); // just after the shown second runs out
   };
   tick();
   return line;

@@ -477,10 +477,11 @@ function settingsForm() {
     el("input", { type: "radio", name, value, checked }), document.createTextNode(" " + label));
   const last = game ? { mode: game.mode, ruleset: game.ruleset, options: game.options } : { mode: "random", ruleset: "solo", options: {} };
   const o = last.options || {};
+  const dailyNext = last.mode === "daily" && game?.status === "playing"; // once played, a random one next
   form.append(
     el("fieldset", {}, el("legend", { text: t("setup.mode") }),
-      radio("mode", "random", t("mode.random"), last.mode !== "daily"),
-      radio("mode", "daily", t("mode.daily"), last.mode === "daily")),
+      radio("mode", "random", t("mode.random"), !dailyNext),
+      radio("mode", "daily", t("mode.daily"), dailyNext)),
     el("fieldset", {}, el("legend", { text: t("setup.ruleset") }),
       radio("ruleset", "solo", t("ruleset.solo"), last.ruleset !== "coop"),
       radio("ruleset", "coop", t("ruleset.coop"), last.ruleset === "coop" && !game?.online),
@@ -749,7 +750,7 @@ function gameOver() {
   box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
+    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: game.run && game.mode === "daily" ? "again" : "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
   if (game.mode !== "random" && game.daily_date) { // the dungeon of the day, or a past day's: the archive is next to it
     buttons.append(el("a", { class: "button archive-link", href: `/daily?ruleset=${game.ruleset}&date=${shiftDay(game.daily_date, -1)}`, text: t("over.archive") }));
   }
