@@ -3,12 +3,12 @@ nothing runs off the screen or out of its panel, no two links of a menu or a tab
 contents overlap, no English sentence of the catalog shows in another language, and
 axe-core finds no serious or critical accessibility problem.
 
-The pages: the table in solo and in co-op (mid-game and at the end), the keys dialog, the
-rules, the dungeon of the day (today's and the archive of a past day), the records and a
-replay. The games are played through the API on fixed deals, so each run checks the same
-positions. axe-core comes from npm
-(``npm ci`` at the top of the repository, which ``.ci/run`` does); the accessibility
-checks skip, saying why, where it is missing (and fail under CI).
+The pages: the table in solo and in co-op (mid-game and at the end) with its keys and
+settings dialogs, the rules, the dungeon of the day (today's, and a past day's with the
+archive), the records and a replay. The games are played through the API on fixed deals, so
+each run checks the same positions. axe-core comes from npm (``npm ci`` at the top of the
+repository, which ``.ci/run`` does); the accessibility checks skip, saying why, where it is
+missing (and fail under CI).
 """
 
 from __future__ import annotations
@@ -166,9 +166,9 @@ def test_every_page_fits_the_screen(
         problems += [f"{name}: {problem}" for problem in page.evaluate(PROBLEMS)]
         problems += [f"{name}: English text: {text!r}" for text in _untranslated(page, english)]
         if name == "solo-mid":
-            page.keyboard.press("?")
-            page.wait_for_selector("dialog#keys[open]")
-            problems += [f"keys dialog: {problem}" for problem in page.evaluate(PROBLEMS)]
+            for dialog in _dialogs(page):
+                problems += [f"{dialog}: {problem}" for problem in page.evaluate(PROBLEMS)]
+                problems += [f"{dialog}: English: {t!r}" for t in _untranslated(page, english)]
     context.close()
     assert not problems, "\n".join(problems)
 
@@ -220,11 +220,23 @@ def test_axe_finds_nothing_serious(
             page.wait_for_selector(".actions h2")
         found += [f"{name}: {violation}" for violation in _axe(page)]
         if name == "solo-mid":
-            page.keyboard.press("?")
-            page.wait_for_selector("dialog#keys[open]")
-            found += [f"keys dialog: {v}" for v in _axe(page)]
+            for dialog in _dialogs(page):
+                found += [f"{dialog}: {v}" for v in _axe(page)]
     context.close()
     assert not found, "\n".join(found)
+
+
+def _dialogs(page: Any) -> Iterator[str]:
+    """Open each dialog of the table in turn (the keys, the settings): yields its name
+    while it is open."""
+    page.keyboard.press("?")
+    page.wait_for_selector("dialog#keys[open]")
+    yield "keys dialog"
+    page.keyboard.press("Escape")
+    page.locator(".settings-button").click()
+    page.wait_for_selector("dialog#settings[open]")
+    yield "settings dialog"
+    page.keyboard.press("Escape")
 
 
 def _axe(page: Any) -> list[str]:
