@@ -652,7 +652,7 @@ def test_a_whole_game_through_the_api(
     assert replay["steps"][0]["heroes"] == start["heroes"]
     assert replay["steps"][-1] == without(
         end, "id", "mode", "daily_date", "ruleset", "options", "moves", "undo_count",
-        "hint_count", "owner", "record",
+        "hint_count", "owner", "record", "run",
     )  # fmt: skip
     assert get_game(client, game_id) == end
     assert client.get("/api/games/current").json() == {"game": None}
@@ -835,12 +835,14 @@ def test_nickname(client: TestClient, other: TestClient) -> None:
 def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) -> None:
     assert client.put("/api/me/nickname", json={"nickname": "Anna"}).status_code == 200
     empty = client.get("/api/daily").json()
+    assert 0 < empty.pop("next_in") <= 24 * 3600
     assert empty == {
         "date": TODAY.isoformat(),
         "today": TODAY.isoformat(),
         "ruleset": "solo",
         "leaderboard": [],
         "yours": None,
+        "streak": {"streak": 0, "best_streak": 0, "played": 0, "best": None},
     }
     started = new_game(client, mode="daily")
     assert client.get("/api/daily").json()["yours"] == {

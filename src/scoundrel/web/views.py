@@ -165,7 +165,7 @@ def game_view(
         **position_view(state),
     }
     view["record"] = stored.record.to_dict() if revealed and state.is_over else None
-    if owner and state.is_over:
+    if state.is_over:  # whoever may see the finished game may see its run
         view["run"] = run_view(stored)
     return view
 
