@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -199,3 +202,95 @@ def test_bench_text_and_coop() -> None:
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     assert "play" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- no traceback, ever (issue 12)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["replay"], ["analyse"], ["solve"], ["play", "--load"]],
+    ids=["replay", "analyse", "solve", "play"],
+)
+def test_an_illegal_record_exits_1_in_every_command(tmp_path: Path, command: list[str]) -> None:
+    path = _played_record(tmp_path, "F F")
+    result = run(*command, str(path), stdin="")
+    assert result.returncode == 1, result.stderr
+    assert "move 2 (F) is not legal" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["replay"], ["analyse"], ["solve"], ["play", "--load"]],
+    ids=["replay", "analyse", "solve", "play"],
+)
+def test_json_nested_too_deep_is_a_bad_file(tmp_path: Path, command: list[str]) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    result = run(*command, str(path), stdin="")
+    assert result.returncode == 2, result.stderr
+    assert "nested far too deeply" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_play_load_refuses_the_flags_it_would_ignore(tmp_path: Path) -> None:
+    path = _played_record(tmp_path, "")
+    result = run("play", "--load", str(path), "--seed", "5", "--ruleset", "coop")
+    assert result.returncode == 2
+    assert "drop --seed, --ruleset" in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_terminal_that_cannot_show_the_suits_gets_ascii(tmp_path: Path) -> None:
+    """PYTHONIOENCODING=ascii: cards as with --ascii, arrows and dashes in ASCII, exit 0."""
+    path = _played_record(tmp_path, "", seed=1)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    for args in (["replay", str(path)], ["bot", "--games", "2"], ["solve", str(path)]):
+        result = subprocess.run(
+            [sys.executable, "-m", "scoundrel", *args],
+            capture_output=True,
+            check=False,
+            env=env,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert b"Traceback" not in result.stderr
+        result.stdout.decode("ascii")  # nothing but ASCII was written
+    replay = subprocess.run(
+        [sys.executable, "-m", "scoundrel", "replay", str(path)],
+        capture_output=True, text=True, env=env, check=False, timeout=120,
+    )  # fmt: skip
+    assert "Room: 10S 9H QS 2S" in replay.stdout
+
+
+def test_bot_jobs_are_capped_at_the_cores() -> None:
+    result = run("bot", "--games", "4", "--jobs", "100000", "--json")
+    assert result.returncode == 0, result.stderr
+    assert f"using {os.cpu_count()}" in result.stderr
+    assert json.loads(result.stdout)["games"] == 4
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["bench", "--games", "100000000"], ["bot", "--games", "1000000", "--jobs", "2"]],
+    ids=["bench", "bot"],
+)
+def test_ctrl_c_stops_a_long_command_at_once(args: list[str]) -> None:
+    """Ctrl+C (SIGINT to the terminal's whole process group) ends the command within a
+    second or two, with exit status 130 and no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scoundrel", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal gives it
+    )
+    time.sleep(2.5)  # started, and playing
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("still running 10 s after Ctrl+C") from None
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import datetime as _dt
 import gc
+import io
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -32,9 +35,20 @@ if TYPE_CHECKING:
 
 from .render import analysis_text, outcome_text, position_text
 
+EXIT_ILLEGAL = 1
+"""Exit status of a record (or a move) the rules do not allow."""
+EXIT_USAGE = 2
+"""Exit status of bad input: flags, files that are not records, values out of range."""
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
+
 
 class UsageError(Exception):
     """Bad input on the command line: printed as one line, exit status 2."""
+
+
+class IllegalRecord(Exception):
+    """A record whose moves stop being legal: printed as one line, exit status 1."""
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -99,17 +113,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        record = Record.load(args.record)
-        game = record.replay()
-    except ReplayError as error:
-        print(
-            f"scoundrel replay: move {error.position} ({error.token}) is not legal: {error.reason}",
-            file=sys.stderr,
-        )
-        return 1
-    except RecordError as error:
-        raise UsageError(f"{args.record}: {error}") from None
+    game = _replayed(args.record)
     if args.json:
         print(json.dumps(game.summary()))
         return 0
@@ -128,12 +132,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .plain import PlainGame
 
     if args.load:
-        try:
-            game = Record.load(args.load).replay()
-        except RecordError as error:
-            raise UsageError(f"{args.load}: {error}") from None
+        flags = (("--seed", args.seed), ("--daily", args.daily), ("--ruleset", args.ruleset))
+        given = [flag for flag, value in flags if value is not None]
+        given += ["--option"] if args.option else []
+        given += ["--secret"] if args.secret else []
+        if given:  # a record names its own deal and rules: nothing may be ignored silently
+            raise UsageError(
+                f"--load plays the record's own deal and rules: drop {', '.join(given)}"
+            )
+        game = _replayed(args.load)
         rules = game.rules
     else:
+        args.ruleset = args.ruleset or "solo"
         rules = _rules(args)
         game = _new_game(args, rules)
 
@@ -181,11 +191,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _replayed(path: str) -> Game:
-    """A record's game, every move replayed; a bad file or move is a usage error."""
+    """A record's game, every move replayed: a move that is not legal exits 1
+    (:class:`IllegalRecord`), a file that is not a record 2."""
     try:
         return Record.load(path).replay()
     except ReplayError as error:
-        raise UsageError(
+        raise IllegalRecord(
             f"{path}: move {error.position} ({error.token}) is not legal: {error.reason}"
         ) from None
     except RecordError as error:
@@ -319,6 +330,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cores = os.cpu_count() or 1
+    if args.jobs > cores:
+        print(
+            f"scoundrel bot: --jobs {args.jobs} is more than the {cores} cores: using {cores}",
+            file=sys.stderr,
+        )
+        args.jobs = cores
     bar = _bar(args.games, sys.stderr.isatty() and not args.json)
     started = time.perf_counter()
     try:
@@ -373,28 +391,39 @@ def _bot_jobs(
     bar: Callable[[int], None] | None,
     level: str,
 ) -> BotResult:
-    """Split the seeds into chunks played by ``jobs`` processes."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """Split the seeds into chunks played by ``jobs`` processes. The workers ignore
+    Ctrl+C; the parent stops them at once (terminated, not waited for) when it gets it."""
+    import multiprocessing
 
     from scoundrel.solver.bot import BotResult as Result
-    from scoundrel.solver.bot import play_games
 
     most = 20 if level == "search" else 500  # a searched game takes about a second
     chunk = max(1, min(most, games // (jobs * 4) or 1))
     starts = range(seed, seed + games, chunk)
+    work = [(rules, min(chunk, seed + games - s), s, level) for s in starts]
     total = Result(0, 0, 0, 0.0)
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [
-            pool.submit(
-                play_games, rules, min(chunk, seed + games - s), s, None, _player(level, rules)
-            )
-            for s in starts
-        ]
-        for future in as_completed(futures):
-            total = total + future.result()
+    pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for part in pool.imap_unordered(_play_chunk, work):
+            total = total + part
             if bar is not None:
                 bar(total.games)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
     return total
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(work: tuple[Rules, int, int, str]) -> BotResult:
+    from scoundrel.solver.bot import play_games
+
+    rules, games, seed, level = work
+    return play_games(rules, games, seed, None, _player(level, rules))
 
 
 #: The largest WebSocket message a browser may send (they are a few dozen bytes).
@@ -489,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoundrel",
         description="Scoundrel, the solo card roguelike, and Scoundrel for two.",
+        epilog="Exit status: 0 done, 1 a record the rules do not allow, 2 bad input, "
+        "130 interrupted (Ctrl+C).",
     )
     parser.add_argument("--version", action="version", version=f"scoundrel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -501,7 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--load", metavar="RECORD.json", help="continue a saved game")
     play.add_argument("--ascii", action="store_true", help="cards as 7D, not 7♦")
-    _add_deal_options(play)
+    _add_deal_options(play, ruleset_default=None)
     play.set_defaults(func=cmd_play)
 
     serve = commands.add_parser("serve", help="the browser game")
@@ -589,7 +620,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What a terminal that cannot show a character gets instead (cards as in ``--ascii``).
+ASCII = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "★": "*", "→": "->", "←": "<-", "–": "-",
+    "—": "-", "−": "-", "…": "...", "·": "-", "±": "+/-", "×": "x", "≤": "<=", "≥": ">=",
+    "‘": "'", "’": "'", "“": '"', "”": '"', "✓": "ok", "✕": "x", "█": "#", "░": ".",
+}  # fmt: skip
+
+
+def _to_ascii(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(ASCII.get(char, "?") for char in text), error.end
+
+
+codecs.register_error("scoundrel-ascii", _to_ascii)
+
+
+def plain_output() -> None:
+    """Let standard output and error write what their encoding cannot (an ASCII or
+    Latin-1 terminal, ``LC_ALL=C``) as ASCII instead of failing: 7♦ as 7D, → as ->."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="scoundrel-ascii")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    plain_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -597,8 +655,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args))
+    except IllegalRecord as error:
+        print(f"scoundrel {args.command}: {error}", file=sys.stderr)
+        return EXIT_ILLEGAL
     except UsageError as error:
         print(f"scoundrel {args.command}: {error}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"\nscoundrel {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0

@@ -89,6 +89,8 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RecordError(f"not valid JSON: {error}") from None
+        except RecursionError:  # JSON nested thousands of levels deep: no record is
+            raise RecordError("not a record: its JSON is nested far too deeply") from None
         return cls.from_dict(data)
 
     @classmethod
