@@ -242,3 +242,31 @@ def test_analyse_refuses_a_game_in_progress() -> None:
     session, console = plain(game, ["analyse", "quit", ""])
     session.run()
     assert "Analysis is for finished games" in console.text
+
+
+@pytest.mark.parametrize(
+    "rules,says,never",
+    [
+        (Rules.solo(), ["J=11", "strictly weaker", "dungeon and the room"], ["help card"]),
+        (
+            Rules.from_options("solo", {"weapon": "lenient", "death_score": "dungeon-only"}),
+            ["weaker or equal", "only those"],
+            ["help card"],
+        ),
+        (Rules.coop(), ["help card", "red J, Q, K and A are monsters", "weaker or equal"], []),
+    ],
+    ids=["solo", "solo-options", "coop"],
+)
+def test_rules_tells_this_games_rules(rules: Rules, says: list[str], never: list[str]) -> None:
+    """Issue 12: `rules` is a command (it was read as a card), it tells the rules of this
+    game's ruleset and options, card values and scoring included, within 80 columns."""
+    session, console = plain(Game(rules, random_deal(rules, 1)), ["rules"])
+    assert session.run() == 0
+    text = session.rules()
+    assert text in console.text
+    assert "is not a card" not in console.text and "Not understood" not in console.text
+    for words in says:
+        assert words in " ".join(text.split())
+    for words in never:
+        assert words not in text
+    assert max(len(line) for line in text.splitlines()) < 80

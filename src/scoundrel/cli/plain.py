@@ -7,7 +7,9 @@ After every move it prints the position and the legal moves, numbered. A line is
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,11 +29,31 @@ Commands:
   save [FILE]  save the game's record        record       print the record (JSON)
   analyse, a   once the game is over: could it be won, where did it slip?
   new       start a new game                 help, ?      this text
-  quit, q   leave (asks to save first)
-The rules in short: monsters (clubs, spades) hurt by their value; a weapon (diamonds)
-takes its value off; once it has slain a monster it can only be used on weaker ones.
-Potions (hearts) heal, only the first in a room. Take three of the four cards of a room;
-the fourth stays for the next one. Clear the dungeon alive to win."""
+  rules     the rules of this game           quit, q      leave (asks to save first)"""
+
+CARDS = """\
+Cards are worth their rank, J=11, Q=12, K=13, A=14: clubs and spades are monsters,
+diamonds weapons, hearts potions{coop}."""
+
+SOLO_RULES = """\
+The rules (solo, 20 health): each room is four cards; take three of them, one at a time,
+and the fourth stays for the next room. You may flee a room before taking a card, but not
+two rooms in a row: its cards go under the dungeon. A monster hurts you by its value; with
+a weapon, by what its value exceeds the weapon's. Once a weapon has slain a monster it
+only fights {weapon} ones. A potion heals its value, up to 20, and only the first one in
+a room heals. The last room holds what is left and cannot be fled. Win by clearing the
+dungeon alive: your score is your health (plus the last card's value if it is a potion
+and you end at 20). Dead, it is your health minus {left}."""
+
+COOP_RULES = """\
+The rules (co-op for two, 20 health each): the leader of a room takes three of its four
+cards, one at a time, and may give one of them to the partner (the help card: a weapon
+to equip, a potion to drink, a monster to fight). Leadership passes after each room
+faced, not after a flee; no two flees in a row. Monsters hurt by their value, or by what
+it exceeds the weapon's; once a weapon has slain a monster it only fights {weapon} ones.
+Each hero is healed by one potion a room at most. Both heroes must clear the dungeon
+alive: the score is their health added together; if one dies, minus the monsters left in
+the dungeon and the room."""
 
 
 class PlainGame:
@@ -78,7 +100,10 @@ class PlainGame:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        self.write("Scoundrel. Type help for the commands, quit to leave.")
+        if self.read is input:
+            with contextlib.suppress(ImportError):  # line editing and history, where there is one
+                import readline  # noqa: F401
+        self.write("Scoundrel. Type help for the commands, rules for the rules, quit to leave.")
         self.show()
         while True:
             try:
@@ -96,6 +121,8 @@ class PlainGame:
                 return 0
             if word in ("help", "?"):
                 self.write(HELP)
+            elif word == "rules":
+                self.write(self.rules())
             elif word in ("hint", "h"):
                 self.hint()
             elif word in ("analyse", "analyze", "a"):
@@ -110,6 +137,24 @@ class PlainGame:
                 self.start_new()
             else:
                 self.play(line.strip())
+
+    def rules(self) -> str:
+        """The rules of this game's ruleset and options, in short."""
+        rules = self.game.rules
+        weaker = "weaker or equal" if rules.weapon == "lenient" else "strictly weaker"
+        if rules.coop_game:
+            cards = CARDS.format(coop=", but the red J, Q, K and A are monsters too")
+            text = COOP_RULES.format(weapon=weaker)
+        else:
+            cards = CARDS.format(coop="")
+            left = (
+                "the monsters left in the dungeon (only those: your health does not count)"
+                if rules.death_score == "dungeon-only"
+                else "the monsters left in the dungeon and the room"
+            )
+            text = SOLO_RULES.format(weapon=weaker, left=left)
+        # each paragraph filled to 79 columns: an 80-column terminal shows it unbroken
+        return "\n".join(textwrap.fill(" ".join(part.split()), 79) for part in (cards, text))
 
     def play(self, text: str) -> None:
         if self.game.is_over:
