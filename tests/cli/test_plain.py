@@ -270,3 +270,29 @@ def test_rules_tells_this_games_rules(rules: Rules, says: list[str], never: list
     for words in never:
         assert words not in text
     assert max(len(line) for line in text.splitlines()) < 80
+
+
+def test_ctrl_c_keeps_the_game_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C at the prompt saves the game (no question: input is gone) and exits with the
+    status every command gives an interruption; Ctrl+D saves it and exits 0."""
+    monkeypatch.chdir(tmp_path)
+    rules = Rules.solo()
+
+    lines = iter(["1"])
+
+    def interrupted(prompt: str) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    out: list[str] = []
+    session = PlainGame(Game(rules, random_deal(rules, 1)), read=interrupted, write=out.append)
+    assert session.run() == 130
+    saved = list(tmp_path.glob("scoundrel-*.json"))
+    assert len(saved) == 1 and len(Record.load(saved[0]).moves) == 1
+    session, _ = plain(Game(rules, random_deal(rules, 2)), ["1"])
+    assert session.run() == 0  # Ctrl+D (end of input)
+    assert len(list(tmp_path.glob("scoundrel-*.json"))) == 2

@@ -56,6 +56,10 @@ alive: the score is their health added together; if one dies, minus the monsters
 the dungeon and the room."""
 
 
+INTERRUPTED = 130
+"""Exit status after Ctrl+C (as every command gives it)."""
+
+
 class PlainGame:
     """The line-based game loop, with its input and output injectable for tests."""
 
@@ -108,10 +112,14 @@ class PlainGame:
         while True:
             try:
                 line = self.read("> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:  # Ctrl+D: leaving, with the game kept
                 self.write("")
                 self.offer_save_on_exit(can_ask=False)
                 return 0
+            except KeyboardInterrupt:  # Ctrl+C: kept too, and the exit status says so
+                self.write("")
+                self.offer_save_on_exit(can_ask=False)
+                return INTERRUPTED
             command, _, argument = line.strip().partition(" ")
             word = command.lower()
             if not word:
