@@ -296,3 +296,21 @@ def test_ctrl_c_keeps_the_game_and_exits_130(
     session, _ = plain(Game(rules, random_deal(rules, 2)), ["1"])
     assert session.run() == 0  # Ctrl+D (end of input)
     assert len(list(tmp_path.glob("scoundrel-*.json"))) == 2
+
+
+def test_ctrl_d_at_the_save_question_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: quitting asks whether to save; Ctrl+C or Ctrl+D at that question used to
+    leave without saving. Now the game is kept; Enter still leaves without it."""
+    monkeypatch.chdir(tmp_path)
+    rules = Rules.solo()
+    session, console = plain(Game(rules, random_deal(rules, 1)), ["1", "quit"])  # then EOF
+    assert session.run() == 0
+    saved = list(tmp_path.glob("scoundrel-*.json"))
+    assert len(saved) == 1 and len(Record.load(saved[0]).moves) == 1
+    assert "Saved the record" in console.text
+    session, console = plain(Game(rules, random_deal(rules, 2)), ["1", "quit", ""])
+    assert session.run() == 0
+    assert len(list(tmp_path.glob("scoundrel-*.json"))) == 1  # Enter: left without saving
+    assert "Goodbye." in console.text

@@ -276,6 +276,10 @@ class PlainGame:
         answer = self.ask(
             "Save the game before leaving? Type a file name, or press Enter to leave: "
         )
+        if answer is None:  # Ctrl+C or Ctrl+D at the question: keep the game, not lose it
+            self.write("")
+            self.save(None)
+            return
         if answer:
             self.save(answer)
         self.write("Goodbye.")
