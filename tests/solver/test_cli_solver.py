@@ -36,10 +36,12 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
     return data
 
 
-def run_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+def run_error(capsys: pytest.CaptureFixture[str], *args: str, status: int = 2) -> str:
+    """Standard error of a refused command: exit 2 (bad input), or ``status`` (1: a
+    record the rules do not allow)."""
     code = main(list(args))
     out, err = capsys.readouterr()
-    assert code == 2
+    assert code == status
     assert out == ""
     assert err.strip()
     return err
@@ -141,7 +143,7 @@ def test_solve_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     data = json.loads(path.read_text())
     data["moves"] = "KS/w"  # not in the first room: the replay stops (N4)
     path.write_text(json.dumps(data))
-    err = run_error(capsys, "solve", str(path))
+    err = run_error(capsys, "solve", str(path), status=1)  # as replay and analyse say it
     assert "move 1 (KS/w)" in err
     err = run_error(capsys, "solve", str(tmp_path / "missing.json"))
     assert "missing.json" in err
