@@ -294,3 +294,30 @@ def test_ctrl_c_stops_a_long_command_at_once(args: list[str]) -> None:
         raise AssertionError("still running 10 s after Ctrl+C") from None
     assert process.returncode == 130, err
     assert b"Traceback" not in err
+
+
+def test_play_says_which_dungeon_it_is() -> None:
+    """Issue 12: the daily game is dated (the same deal as `deal --daily`); a seeded one
+    names its seed."""
+    daily = run("play", "--daily", "2026-12-24", stdin="quit\n")
+    assert "The dungeon of the day, 2026-12-24" in daily.stdout
+    deal = Record.from_json(run("deal", "--daily", "2026-12-24").stdout)
+    first_room = " ".join(card.code for card in deal.deck[:4])
+    assert (
+        f"Room: {first_room}" in run("play", "--daily", "2026-12-24", "--ascii", stdin="q\n").stdout
+    )
+    assert "seed 5" in run("play", "--seed", "5", stdin="q\n").stdout
+
+
+def test_the_line_game_counts_in_english() -> None:
+    """Issue 12: "1 monster", "Dungeon: 1 card", and a score line of 0 without a sign."""
+    from scoundrel.cli.render import counted, score_text
+    from scoundrel.core.state import Score
+
+    assert (counted(1, "monster"), counted(2, "card"), counted(0, "potion")) == (
+        "1 monster",
+        "2 cards",
+        "0 potions",
+    )
+    text = score_text(Score(-5, (("health", -5), ("monsters_in_room", 0))))
+    assert ": -5" in text and ": 0" in text and "+0" not in text

@@ -150,7 +150,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     def new_game() -> Game:
         return Game(rules, random_deal(rules))
 
-    plain = PlainGame(game, ascii_only=args.ascii, new_game=new_game)
+    title = None
+    if not args.load and args.daily is not None:
+        day = _date(args.daily) if args.daily else _dt.date.today()
+        title = (
+            f"The dungeon of the day, {day.isoformat()}: every player of that day gets these cards."
+        )
+    elif not args.load and args.seed is not None:
+        title = f"A random dungeon, seed {args.seed} (the same seed deals it again)."
+    plain = PlainGame(game, ascii_only=args.ascii, new_game=new_game, title=title)
     if args.load:
         plain.saved_moves = len(game.moves)
     return plain.run()

@@ -71,8 +71,11 @@ class PlainGame:
         ascii_only: bool = False,
         new_game: Callable[[], Game] | None = None,
         today: Callable[[], _dt.datetime] = _dt.datetime.now,
+        title: str | None = None,
     ) -> None:
         self.game = game
+        self.title = title
+        """What this dungeon is, said when the game starts (the dungeon of the day, dated)."""
         self.read = read
         self.write = write
         self.ascii_only = ascii_only
@@ -108,6 +111,8 @@ class PlainGame:
             with contextlib.suppress(ImportError):  # line editing and history, where there is one
                 import readline  # noqa: F401
         self.write("Scoundrel. Type help for the commands, rules for the rules, quit to leave.")
+        if self.title:
+            self.write(self.title)
         self.show()
         while True:
             try:

@@ -43,6 +43,11 @@ def card_text(card: Card | None, ascii_only: bool = False) -> str:
     return card.code if ascii_only else card.symbol
 
 
+def counted(n: int, word: str) -> str:
+    """``3 cards``, ``1 card``, ``0 cards``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def cards_text(cards: tuple[Card, ...] | list[Card], ascii_only: bool = False) -> str:
     return " ".join(card_text(card, ascii_only) for card in cards) if cards else "(none)"
 
@@ -101,9 +106,9 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
     lines.append(f"Room: {room}{final}")
     counts = observation.unseen_counts
     unseen = ", ".join(
-        f"{sum(counts[kind].values())} {kind.value}s" for kind in Kind if counts[kind]
+        counted(sum(counts[kind].values()), kind.value) for kind in Kind if counts[kind]
     )
-    dungeon = f"Dungeon: {observation.dungeon_count} cards"
+    dungeon = f"Dungeon: {counted(observation.dungeon_count, 'card')}"
     if observation.unseen:
         dungeon += f"; unseen {unseen}"
     if observation.known_bottom:
@@ -164,7 +169,11 @@ def moves_text(state: State, ascii_only: bool = False) -> list[str]:
 def score_text(score: Score) -> str:
     lines = []
     for name, points in score.parts:
-        lines.append(f"  {SCORE_LABELS.get(name, name)}: {points:+d}")
+        lines.append(
+            f"  {SCORE_LABELS.get(name, name)}: {points:+d}"
+            if points
+            else f"  {SCORE_LABELS.get(name, name)}: 0"
+        )
     lines.append(f"  score: {score.total}")
     return "\n".join(lines)
 
