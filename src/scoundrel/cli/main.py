@@ -65,11 +65,15 @@ def _date(text: str) -> _dt.date:
         raise UsageError(str(error)) from None
 
 
+def _daily_date(args: argparse.Namespace) -> _dt.date:
+    """The day ``--daily`` names: the date given, or today without one."""
+    return _date(args.daily) if args.daily else _dt.date.today()
+
+
 def _new_game(args: argparse.Namespace, rules: Rules) -> Game:
     secret = getattr(args, "secret", None) or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
     if args.daily is not None:
-        date = _date(args.daily) if args.daily else _dt.date.today()
-        return Game(rules, daily_deal(rules, date, secret))
+        return Game(rules, daily_deal(rules, _daily_date(args), secret))
     return Game(rules, random_deal(rules, args.seed))
 
 
@@ -150,12 +154,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     def new_game() -> Game:
         return Game(rules, random_deal(rules))
 
-    title = None
+    title = None  # a loaded record says nothing of where its deal came from
     if not args.load and args.daily is not None:
-        day = _date(args.daily) if args.daily else _dt.date.today()
-        title = (
-            f"The dungeon of the day, {day.isoformat()}: every player of that day gets these cards."
-        )
+        day = _daily_date(args).isoformat()
+        title = f"The dungeon of the day, {day}: every player of that day gets these cards."
     elif not args.load and args.seed is not None:
         title = f"A random dungeon, seed {args.seed} (the same seed deals it again)."
     plain = PlainGame(game, ascii_only=args.ascii, new_game=new_game, title=title)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from scoundrel.core import Game, IllegalMoveError, NotationError
 
+from .main import EXIT_INTERRUPTED
 from .render import analysis_text, moves_text, outcome_text, position_text
 
 HELP = """\
@@ -54,10 +55,6 @@ it exceeds the weapon's; once a weapon has slain a monster it only fights {weapo
 Each hero is healed by one potion a room at most. Both heroes must clear the dungeon
 alive: the score is their health added together; if one dies, minus the monsters left in
 the dungeon and the room."""
-
-
-INTERRUPTED = 130
-"""Exit status after Ctrl+C (as every command gives it)."""
 
 
 class PlainGame:
@@ -124,7 +121,7 @@ class PlainGame:
             except KeyboardInterrupt:  # Ctrl+C: kept too, and the exit status says so
                 self.write("")
                 self.offer_save_on_exit(can_ask=False)
-                return INTERRUPTED
+                return EXIT_INTERRUPTED
             command, _, argument = line.strip().partition(" ")
             word = command.lower()
             if not word:

@@ -347,7 +347,7 @@ class GameStore:
                     reason="archive_past_only",
                 )
             date: str | None = day.isoformat()
-            deck = daily_deal(rules, day.isoformat(), self.daily_secret)
+            deck = daily_deal(rules, day, self.daily_secret)
         elif mode == "daily":
             date = (today or stamp.date()).isoformat()
             existing = self.daily_attempt(player_id, date, rules.ruleset)
@@ -412,13 +412,13 @@ class GameStore:
                     )
                 )
             ).all()
-        days = sorted({_dt.date.fromisoformat(row.daily_date) for row in rows})
+        played = {_dt.date.fromisoformat(row.daily_date) for row in rows}
+        days = sorted(played)
         best_streak = run = 0
         for before, day in zip([None, *days], days, strict=False):
             run = run + 1 if before is not None and (day - before).days == 1 else 1
             best_streak = max(best_streak, run)
         streak = 0
-        played = set(days)
         day = today if today in played else today - _dt.timedelta(days=1)
         while day in played:
             streak += 1

@@ -335,16 +335,18 @@ def create_app(
             return None  # resumed, not a new attempt
         return gate.admit(client_address(request), date, rules.ruleset)
 
+    def date_of(text: str) -> _dt.date:
+        """A day named in a request (YYYY-MM-DD), or a 400 ``bad_date`` naming the problem."""
+        try:
+            return parse_date(text)
+        except ValueError as error:
+            raise StoreError(str(error), reason="bad_date") from None
+
     @app.post("/api/games", status_code=201, dependencies=[limit("new_games", "new games")])
     async def new_game(body: NewGame, request: Request, me: Player) -> dict[str, Any]:
         rules = Rules.from_options(body.ruleset, body.options)
         client = daily_client(request, me, body.mode, rules)
-        day = None
-        if body.date is not None:
-            try:
-                day = parse_date(body.date)
-            except ValueError as error:
-                raise StoreError(str(error), reason="bad_date") from None
+        day = None if body.date is None else date_of(body.date)
         stored = store.start(me, body.mode, rules, today=clock(), client=client, day=day)
         return game_view(stored, store.state(stored), owner=True)
 
@@ -514,10 +516,7 @@ def create_app(
         ruleset: Literal["solo", "coop"] = "solo",
         date: Annotated[str | None, Query(max_length=10)] = None,
     ) -> dict[str, Any]:
-        try:
-            day = parse_date(date) if date else clock()
-        except ValueError as error:
-            raise StoreError(str(error), reason="bad_date") from None
+        day = date_of(date) if date else clock()
         mine = store.daily_attempt(me, day.isoformat(), ruleset)
         return {
             "date": day.isoformat(),

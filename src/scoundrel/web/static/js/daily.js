@@ -5,7 +5,8 @@ import { api, toast } from "./api.js";
 import { el } from "./dom.js";
 
 const DAY_MS = 24 * 3600 * 1000;
-const shift = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+// The day ``days`` after ``iso`` (YYYY-MM-DD, UTC days, as the server counts them).
+export const shiftDay = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 export async function start(main) {
   const params = new URL(location.href).searchParams;
@@ -24,8 +25,8 @@ export async function start(main) {
   else main.append(archivePanel(data, ruleset));
   main.append(streakPanel(data));
   const days = el("nav", { class: "days", "aria-label": t("daily.days") },
-    el("a", { href: address(shift(data.date, -1)), text: t("daily.previous_day") }));
-  if (!today) days.append(el("a", { href: address(shift(data.date, 1)), text: t("daily.next_day") }), el("a", { href: address(null), text: t("daily.back_to_today") }));
+    el("a", { href: address(shiftDay(data.date, -1)), text: t("daily.previous_day") }));
+  if (!today) days.append(el("a", { href: address(shiftDay(data.date, 1)), text: t("daily.next_day") }), el("a", { href: address(null), text: t("daily.back_to_today") }));
   main.append(el("h2", { text: t("daily.leaderboard") }), days);
   if (!data.leaderboard.length) { main.append(el("p", { text: t("daily.empty") })); return; }
   const table = el("table", { class: "leaderboard" });

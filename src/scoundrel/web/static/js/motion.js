@@ -5,7 +5,7 @@
 import { cardElement } from "./cards.js";
 import { setting } from "./settings.js";
 
-const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+export const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 const DEAL_MS = 380;
 const FLY_MS = 480;
 

@@ -7,7 +7,8 @@ import { cardElement, backElement, kind, parse, symbol, valueName } from "./card
 import { refusalText, moveText } from "./board.js";
 import { el } from "./dom.js";
 import * as online from "./online.js";
-import { snapshot, animate, deal, celebrate } from "./motion.js";
+import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
+import { shiftDay } from "./daily.js";
 import { setting, showSettings, confirmDeadly } from "./settings.js";
 
 const STORE_KEY = "scoundrel_game";
@@ -703,18 +704,18 @@ function controls() {
   if (game.status !== "playing") { bar.append(help, options); return bar; } // nothing left to play
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
-  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || game.status !== "playing" || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
   flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
   const fleeChance = fleeMove && chanceMark(adviceHere(), "F");
   if (fleeChance) flee.append(fleeChance);
   bar.append(flee);
-  if (!fleeMove && reason && game.status === "playing") bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
-  if (game.mode !== "daily" && game.status === "playing" && !game.online) {  // no undo once the deck is shown, nor online
+  if (!fleeMove && reason) bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
+  if (game.mode !== "daily" && !game.online) {  // no undo in the daily (its deck is the day's), nor online
     const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
     u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
     bar.append(u);
   }
-  if (game.status === "playing" && online.mayAct(game) && !game.pending) {
+  if (online.mayAct(game) && !game.pending) {
     const h = el("button", { class: "hint-button", "aria-keyshortcuts": "H", onclick: askHint });
     hintButtonState(h);
     bar.append(h);
@@ -771,8 +772,6 @@ function gameOver() {
   if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
 }
-
-const shiftDay = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
 
 // The day's result to share: the score, the heroes' health, one sign per room (never a
 // card, so that nobody learns the day's dungeon from it), the date and the address.
@@ -872,7 +871,7 @@ function show(view, before = null) {
   if (before?.status === "playing" && game && game.status !== "playing") { // the game just ended
     const over = document.querySelector(".over");
     if (game.status === "won" && over) celebrate(over);
-    over?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    over?.scrollIntoView({ block: "start", behavior: reduced() ? "auto" : "smooth" });
     over?.focus({ preventScroll: true });
   }
   if (game?.record && !analysis) loadAnalysis(game.id);
