@@ -451,3 +451,6 @@ def test_game_parse_by_number() -> None:
     assert game.parse("ks/b") is Move("KS/b")
     with pytest.raises(NotationError, match="no move 99"):
         game.parse("99")
+    for text in ("²", "٣", "1²"):  # digits to str.isdigit(), but not numbers int() reads
+        with pytest.raises(NotationError):
+            game.parse(text)

@@ -282,6 +282,40 @@ def test_a_given_daily_secret_is_used_but_not_stored(db_url: str) -> None:
     assert parse_cards(game.deck) == daily_deal(Rules.coop(), TODAY, "s3cret")
 
 
+def test_a_daily_dealt_with_another_secret_is_kept_but_not_ranked(db_url: str) -> None:
+    """M2: the terminal deals the public dungeon of the day (no secret) into the same store
+    as a server with its own secret: the game is kept in the player's records, the server's
+    leaderboard ranks only its own deal, and a player's day stays one deal."""
+    store = GameStore(connect(db_url), daily_secret="server")
+    terminal = store.ensure_player(None)
+    browser = store.ensure_player(None)
+    public = store.start(terminal, "daily", Rules.solo(), today=TODAY, secret=None)
+    assert parse_cards(public.deck) == daily_deal(Rules.solo(), TODAY)
+    own = store.start(browser, "daily", Rules.solo(), today=TODAY)
+    assert parse_cards(own.deck) == daily_deal(Rules.solo(), TODAY, "server")
+    for player, game in ((terminal, public), (browser, own)):
+        while not store.load(game.id).is_over:
+            store.play(game.id, player, first_legal(store, game.id))
+    board = store.leaderboard(TODAY.isoformat(), "solo", viewer=browser)
+    assert [entry["you"] for entry in board] == [True]  # the public deal is not ranked here
+    assert [game.id for game in store.history(terminal)] == [public.id]
+    # the same player's day is one deal: asking with the other secret is refused
+    with pytest.raises(Conflict, match="another secret"):
+        store.start(terminal, "daily", Rules.solo(), today=TODAY)
+    assert store.start(terminal, "daily", Rules.solo(), today=TODAY, secret=None).id == public.id
+
+
+def test_a_random_dungeon_from_a_given_deck(db_url: str) -> None:
+    """The terminal's --seed and --load: a random dungeon dealt from a deck it brings."""
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    deck = daily_deal(Rules.coop(), TODAY)
+    game = store.start(player, "random", Rules.coop(), deck=deck)
+    assert parse_cards(game.deck) == deck
+    with pytest.raises(StoreError, match="random dungeon"):
+        store.start(player, "daily", Rules.solo(), today=TODAY, deck=deck)
+
+
 def test_daily_games_are_played_with_the_standard_options(db_url: str) -> None:
     store = GameStore(connect(db_url))
     player = store.ensure_player(None)

@@ -99,7 +99,7 @@ class Game:
         """A move typed by a player: notation, or its number in :attr:`legal_moves`
         (counting from 1)."""
         text = text.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # not "²", which isdigit() also accepts
             legal = self.legal_moves
             number = int(text)
             if not 1 <= number <= len(legal):

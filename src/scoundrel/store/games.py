@@ -22,6 +22,7 @@ from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, updat
 from sqlalchemy.exc import IntegrityError
 
 from scoundrel.core import (
+    Card,
     Move,
     Record,
     Rules,
@@ -36,6 +37,13 @@ from scoundrel.core import (
 from .database import games, now, players, seats, settings
 
 MODES = ("random", "daily", "archive")
+
+
+class _Own:
+    """The store's own daily secret (see :meth:`GameStore.start`)."""
+
+
+OWN_SECRET = _Own()
 """A random dungeon, the dungeon of the day (M2), and a past day's dungeon played again,
 unranked (the archive)."""
 
@@ -209,7 +217,7 @@ class GameStore:
         self.engine = engine
         # M2: the server mixes its own secret into the daily deal; one is made and kept in
         # the database the first time, so the day's dungeon survives restarts.
-        self.daily_secret = daily_secret or self._setting("daily_secret", secrets.token_hex(16))
+        self.daily_secret = daily_secret or self.setting("daily_secret", secrets.token_hex(16))
         self._states: OrderedDict[tuple[str, str], State] = OrderedDict()
         self._cache_size = cache
         self._lock = threading.Lock()
@@ -224,7 +232,8 @@ class GameStore:
             else engine
         )
 
-    def _setting(self, key: str, default: str) -> str:
+    def setting(self, key: str, default: str) -> str:
+        """The stored setting ``key``, made ``default`` the first time it is asked for."""
         with self.engine.begin() as connection:
             value = connection.execute(
                 select(settings.c.value).where(settings.c.key == key)
@@ -316,6 +325,8 @@ class GameStore:
         online: bool = False,
         client: str | None = None,
         day: _dt.date | None = None,
+        secret: str | _Own | None = OWN_SECRET,
+        deck: tuple[Card, ...] | None = None,
     ) -> StoredGame:
         """A new game, or for the dungeon of the day the player's attempt if it exists.
         An ``archive`` game deals the dungeon of ``day``, a day before ``today``: it is
@@ -323,7 +334,17 @@ class GameStore:
 
         ``online`` opens a co-op table for two devices: the player takes hero 1's seat and
         the game gets an invite secret for the friend who will take hero 2's. ``client`` is
-        kept with a daily attempt: a keyed hash of the client's address (never the address)."""
+        kept with a daily attempt: a keyed hash of the client's address (never the address).
+
+        ``secret`` deals the day's dungeon with another secret than the store's own: the
+        terminal game deals the public dungeon of the day (``None``), the one every copy of
+        the program agrees on (M2). Such attempts are kept but never enter this store's
+        leaderboard, which ranks only its own deal. ``deck`` deals a random dungeon from a
+        seed or a record the player brings (the terminal's ``--seed`` and ``--load``)."""
+        if deck is not None and mode != "random":
+            raise StoreError(
+                "only a random dungeon is dealt from a given deck", reason="unknown_mode"
+            )
         if mode not in MODES:
             raise StoreError(
                 f"mode must be random, daily or archive, not {mode!r}", reason="unknown_mode"
@@ -347,16 +368,21 @@ class GameStore:
                     reason="archive_past_only",
                 )
             date: str | None = day.isoformat()
-            deck = daily_deal(rules, day, self.daily_secret)
+            deck = daily_deal(rules, day, self._secret(secret))
         elif mode == "daily":
             date = (today or stamp.date()).isoformat()
+            deck = daily_deal(rules, date, self._secret(secret))
             existing = self.daily_attempt(player_id, date, rules.ruleset)
             if existing is not None:
+                if existing.deck != format_cards(deck):
+                    raise Conflict(
+                        "this player's dungeon of that day was dealt with another secret",
+                        reason="daily_other_deal",
+                    )
                 return existing
-            deck = daily_deal(rules, date, self.daily_secret)
         else:
             date = None
-            deck = random_deal(rules)
+            deck = deck or random_deal(rules)
         game_id = secrets.token_urlsafe(12)
         state = State.new(rules, deck)
         values = {
@@ -396,6 +422,9 @@ class GameStore:
             raise
         self._remember(game_id, (), state)
         return self.load(game_id)
+
+    def _secret(self, secret: str | _Own | None) -> str | None:
+        return self.daily_secret if isinstance(secret, _Own) else secret
 
     def daily_streak(self, player_id: str, ruleset: str, today: _dt.date) -> dict[str, Any]:
         """The player's days at the dungeon of the day (``ruleset``), finished: ``streak``,
@@ -699,7 +728,9 @@ class GameStore:
     ) -> list[dict[str, Any]]:
         """The finished attempts at the dungeon of ``date``, best score first; each score is
         the server's own, computed from its record; ``hints`` says how many hints the
-        player asked for. Player ids stay private: ``you`` marks the viewer's own entry."""
+        player asked for. Player ids stay private: ``you`` marks the viewer's own entry.
+        Only this store's own deal of the day is ranked (see :meth:`start`'s ``secret``)."""
+        deck = format_cards(daily_deal(Rules.from_options(ruleset), date, self.daily_secret))
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(
@@ -717,6 +748,7 @@ class GameStore:
                         games.c.mode == "daily",
                         games.c.daily_date == date,
                         games.c.ruleset == ruleset,
+                        games.c.deck == deck,
                         games.c.status != "playing",
                     )
                 )

@@ -1,93 +1,13 @@
-"""The worked examples of the rules pages, played out by the core.
-
-Each example starts from a dealt position (reached by a few set-up moves from a stacked
-deck) and lists the moves to show one at a time. The positions come from the core, so the
-pages can never disagree with the rules.
-"""
+"""The worked examples of the rules pages (:mod:`scoundrel.core.examples`), as views."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from scoundrel.core import Card, Rules, State
+from scoundrel.core.examples import EXAMPLES, played
 
 from .views import position_view
-
-
-@dataclass(frozen=True)
-class Example:
-    name: str
-    rules: Rules
-    top: tuple[str, ...]  # the first cards of the dungeon, top first
-    setup: tuple[str, ...]  # moves played before the example starts
-    steps: tuple[str, ...]  # the moves the example shows
-    refused: str | None = None  # a move shown as not allowed at the end
-
-
-EXAMPLES = (
-    # seeds 003/004: 20 health, no weapon, the room 7D KS 5H 9C
-    Example("room", Rules.solo(), ("7D", "KS", "5H", "9C"), (), ("7D", "KS/w", "5H")),
-    Example("bare", Rules.solo(), ("7D", "KS", "5H", "9C"), (), ("KS/b",)),
-    # seeds 003/004: weapon wear, K ✓ then 10 ✓ then 10 ✕ (strict)
-    Example(
-        "wear",
-        Rules.solo(),
-        ("7D", "KS", "10C", "10S", "2H", "3H", "4H"),
-        (),
-        ("7D", "KS/w", "10C/w"),
-        refused="10S/w",
-    ),
-    # seeds 000/003/004: only the first potion of a room heals (16 -> 20 -> 14 -> 14)
-    Example(
-        "potions",
-        Rules.solo(),
-        ("2C", "2S", "4D", "3C", "9H", "6C", "5H"),
-        ("2C/b", "2S/b", "4D"),
-        ("9H", "6C/b", "5H"),
-    ),
-    # seed 001: 12 health and no weapon, the room 8D JS 6C 4H, the good and the bad order
-    Example(
-        "order_good",
-        Rules.solo(),
-        ("2C", "2S", "4C", "8D", "JS", "6C", "4H"),
-        ("2C/b", "2S/b", "4C/b"),
-        ("8D", "JS/w", "6C/w"),
-    ),
-    Example(
-        "order_bad",
-        Rules.solo(),
-        ("2C", "2S", "4C", "8D", "JS", "6C", "4H"),
-        ("2C/b", "2S/b", "4C/b"),
-        ("8D", "6C/w", "JS/b"),
-    ),
-    # seed 001/S5: fleeing sends the room under the dungeon; the next room must be faced
-    Example(
-        "flee",
-        Rules.solo(),
-        ("AS", "KC", "QS", "JC", "5D", "3H", "2C", "9H"),
-        (),
-        ("F",),
-        refused="F",
-    ),
-    # seed 002: Anna (hero 1) leads with 9 health and 8D that slew QC; Ben (hero 2) has 17
-    # and no weapon; the room is 10D KH 6H 4S.
-    Example(
-        "help",
-        Rules.coop(),
-        ("8D", "QC", "7C", "5H", "2H", "3S", "10D", "KH", "6H", "4S"),
-        # Anna: 8D, QC with it (20 -> 16), 7C bare (-> 9); 5H stays for Ben's room,
-        # where Ben drinks 2H at full health, fights 3S bare (-> 17), and 5H does nothing.
-        ("8D", "QC/w", "7C/b", "2H", "3S/b", "5H"),
-        (">10D", "6H", "4S/b", "KH/w"),
-    ),
-)
-
-
-def _stacked(rules: Rules, top: tuple[str, ...]) -> list[Card]:
-    first = [Card(code) for code in top]
-    return first + [card for card in rules.cards if card not in first]
 
 
 @cache
@@ -95,19 +15,14 @@ def examples_view() -> dict[str, Any]:
     """Every example: its start position and the position after each step."""
     result: dict[str, Any] = {}
     for example in EXAMPLES:
-        start = State.new(example.rules, _stacked(example.rules, example.top))
-        played = start.replay(example.setup)[-1].replay(example.steps)
-        positions = [position_view(state) for state in played]
-        state = played[-1]
+        states, explained = played(example)
         refusal = None
-        if example.refused is not None:
-            explained = state.explain(example.refused)
-            assert explained is not None, f"{example.name}: {example.refused} should be refused"
+        if explained is not None:
             refusal = {"move": example.refused, "code": explained.code, **explained.params}
         result[example.name] = {
             "ruleset": example.rules.ruleset,
             "steps": list(example.steps),
-            "positions": positions,
+            "positions": [position_view(state) for state in states],
             "refused": refusal,
         }
     return result

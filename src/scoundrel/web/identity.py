@@ -59,13 +59,13 @@ class Identity:
     ) -> None:
         self.store = store
         self.rows = Identities(store.engine)
-        key = secret or store._setting("cookie_secret", secrets.token_hex(32))
+        key = secret or store.setting("cookie_secret", secrets.token_hex(32))
         self._key = hashlib.sha256(("scoundrel-cookie/1|" + key).encode()).digest()
         self._client_key = hashlib.sha256(("scoundrel-client/1|" + key).encode()).digest()
         # players made before cookies were signed: their bare ids are still honoured, and
         # answered with the signed cookie, so a browser sends its bare id only once
         self.signed_since = _dt.datetime.fromisoformat(
-            store._setting("signed_cookies_since", now().isoformat())
+            store.setting("signed_cookies_since", now().isoformat())
         )
         self.buckets = buckets
 
