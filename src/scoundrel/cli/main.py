@@ -1,9 +1,11 @@
+# PYTHON_ARGCOMPLETE_OK: argcomplete's global completion looks for this mark
 """The ``scoundrel`` command: deal, replay, play, bench, solve, analyse, bot, serve."""
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import datetime as _dt
 import gc
 import io
@@ -32,6 +34,10 @@ from scoundrel.core import (
 
 if TYPE_CHECKING:
     from scoundrel.solver.bot import BotResult, Player
+
+    from .words import Words
+
+from scoundrel.i18n import LANGUAGES
 
 from .render import analysis_text, outcome_text, position_text
 
@@ -132,8 +138,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shows(stream: object, text: str) -> bool:
+    """Whether ``stream``'s encoding can write ``text``."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _leave_now(words: Words) -> Callable[..., None]:
+    """A SIGTERM or SIGHUP handler for the line game: every move is already in the store
+    (each one committed as it was played), so it says so and leaves at once, wherever the
+    game is (a prompt, a question, a hint), with the status of an interruption."""
+
+    def leave(*_: object) -> None:
+        with contextlib.suppress(Exception):  # the terminal may be gone, or mid-write
+            sys.stdout.write("\n" + words("term.kept_on_leaving") + "\n")
+            sys.stdout.flush()
+        os._exit(EXIT_INTERRUPTED)
+
+    return leave
+
+
+def _on_leaving_signals(handler: Callable[..., None]) -> None:
+    """Handle SIGTERM and SIGHUP (where the system has them) like Ctrl+C."""
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, handler)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    from .plain import PlainGame
+    from scoundrel.store.games import StoreError
+
+    from .keep import Keeper, KeptGame
+    from .words import Words, terminal_language
 
     if args.load:
         flags = (("--seed", args.seed), ("--daily", args.daily), ("--ruleset", args.ruleset))
@@ -144,25 +184,50 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--load plays the record's own deal and rules: drop {', '.join(given)}"
             )
-        game = _replayed(args.load)
-        rules = game.rules
+        loaded = _replayed(args.load)
+        rules = loaded.rules
     else:
         args.ruleset = args.ruleset or "solo"
         rules = _rules(args)
-        game = _new_game(args, rules)
+    day = _daily_date(args) if args.daily is not None else None
+    if day is not None and day > _dt.date.today():
+        raise UsageError(f"--daily {day}: that day has not come yet")
+    # a terminal that cannot show suits and box lines gets ASCII cards and borders
+    ascii_only = args.ascii or not all(
+        _shows(stream, "♠♥█─╭") for stream in (sys.stdout, sys.stderr)
+    )
+    words = Words(args.lang or terminal_language(), ascii_only=ascii_only)
+    try:
+        keeper = Keeper(args.db, daily_secret=args.secret)
+    except Exception as error:  # an unreadable or foreign database: say which, change nothing
+        where = args.db or "your data folder"
+        raise UsageError(f"cannot open the game store ({where}): {error}") from None
+    start: KeptGame | None = None
+    try:
+        if args.load:
+            start = keeper.bring(loaded)
+        elif args.daily is not None:
+            start = keeper.start("daily", rules, day=day)
+        elif args.seed is not None or args.ruleset != "solo" or args.option:
+            start = keeper.start("random", rules, seed=args.seed)
+    except StoreError as error:  # e.g. the daily with options: nothing was dealt
+        raise UsageError(str(error)) from None
+    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen:
+        from .tui import ScoundrelApp
+        from .tui.app import Setup
 
-    def new_game() -> Game:
-        return Game(rules, random_deal(rules))
+        app = ScoundrelApp(keeper, words, start=start, setup=Setup(rules=rules))
+        code = app.run()  # it leaves on SIGTERM and SIGHUP itself, like Ctrl+C
+        return EXIT_INTERRUPTED if code is None else code
+    from .plain import PlainGame
 
-    title = None  # a loaded record says nothing of where its deal came from
-    if not args.load and args.daily is not None:
-        day = _daily_date(args).isoformat()
-        title = f"The dungeon of the day, {day}: every player of that day gets these cards."
-    elif not args.load and args.seed is not None:
-        title = f"A random dungeon, seed {args.seed} (the same seed deals it again)."
-    plain = PlainGame(game, ascii_only=args.ascii, new_game=new_game, title=title)
-    if args.load:
-        plain.saved_moves = len(game.moves)
+    _on_leaving_signals(_leave_now(words))
+
+    def new_game() -> KeptGame:
+        return keeper.start("random", rules)
+
+    plain = PlainGame(keeper, words, start, new_game=new_game, seed=args.seed)
     return plain.run()
 
 
@@ -524,6 +589,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+COMPLETION_HELP = """\
+Print the script that lets the shell complete scoundrel's commands, options, their
+values and record files with Tab. To have it in every new shell:
+
+  bash, in ~/.bashrc:                 eval "$(scoundrel completion bash)"
+  zsh, in ~/.zshrc (after compinit):  eval "$(scoundrel completion zsh)"
+  fish, once:  scoundrel completion fish > ~/.config/fish/completions/scoundrel.fish
+"""
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    from argcomplete.shell_integration import shellcode  # argcomplete.shellcode, typed
+
+    sys.stdout.write(shellcode(["scoundrel"], shell=args.shell))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoundrel",
@@ -534,14 +616,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"scoundrel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play in the terminal")
+    play = commands.add_parser(
+        "play",
+        help="play in the terminal (full screen; --plain for the line game)",
+        description="Play in the terminal: the full-screen game, or the line game with "
+        "--plain (also when the input or output is not a terminal). Every move is kept in "
+        "the same store as the browser's: quit any way you like, and the next start offers "
+        "the game in play. --seed, --daily, --ruleset or --option deal a new game at once.",
+    )
     play.add_argument(
         "--plain",
         action="store_true",
-        help="the line-based game for any terminal and screen readers (the only one so far)",
+        help="the line-based game, for screen readers and pipes",
     )
-    play.add_argument("--load", metavar="RECORD.json", help="continue a saved game")
+    play.add_argument("--load", metavar="RECORD.json", help="continue a saved record")
     play.add_argument("--ascii", action="store_true", help="cards as 7D, not 7♦")
+    play.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help="the language: en, it, ru, de, es or fr (default: the terminal's locale)",
+    )
+    play.add_argument(
+        "--db", metavar="URL", help="SQLAlchemy database URL (default: SQLite in your data folder)"
+    )
     _add_deal_options(play, ruleset_default=None)
     play.set_defaults(func=cmd_play)
 
@@ -627,6 +724,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
+
+    completion = commands.add_parser(
+        "completion",
+        help="the script for Tab completion in bash, zsh or fish",
+        description=COMPLETION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="your shell")
+    completion.set_defaults(func=cmd_completion)
     return parser
 
 
@@ -659,6 +765,10 @@ def plain_output() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     plain_output()
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell's completion hook: print the completions, exit
+        import argcomplete
+
+        argcomplete.autocomplete(parser)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -1,8 +1,11 @@
 """``scoundrel play --plain``: a line-based game for any terminal and for screen readers.
 
-After every move it prints the position and the legal moves, numbered. A line is a move
-(its number or its notation) or a command: ``hint``, ``undo``, ``save [FILE]``, ``record``,
-``analyse`` (once the game is over), ``help``, ``new``, ``quit``.
+After every move it prints the position and the legal moves, numbered, in the player's
+language, in lines of at most 80 columns. A line is a move (its number or its notation) or
+a command: ``hint``, ``undo``, ``save [FILE]``, ``record``, ``analyse`` (once the game is
+over), ``rules``, ``help``, ``new``, ``quit``. Every move is kept in the store as it is
+played (:mod:`scoundrel.cli.keep`): Ctrl+C, Ctrl+D or a closed terminal lose nothing, and the
+next start offers the game in play.
 """
 
 from __future__ import annotations
@@ -14,47 +17,35 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scoundrel.core import Game, IllegalMoveError, NotationError
+from scoundrel.core import IllegalMoveError, Kind, NotationError
+from scoundrel.store.games import StoreError
 
+from .keep import Keeper, KeptGame
 from .main import EXIT_INTERRUPTED
-from .render import analysis_text, moves_text, outcome_text, position_text
+from .words import Words
 
-HELP = """\
-Type the number of a move, or its notation:
-  7D      take a weapon or drink a potion (the card's rank and suit)
-  KS/w    fight a monster with your weapon     KS/b  fight it bare-handed
-  >7D     co-op: give the card to your partner (one help card per room)
-  F       flee the room (not twice in a row, not once a card is taken)
-Commands:
-  hint, h   the bot's move, and why          undo, u      take back the last move
-  save [FILE]  save the game's record        record       print the record (JSON)
-  analyse, a   once the game is over: could it be won, where did it slip?
-  new       start a new game                 help, ?      this text
-  rules     the rules of this game           quit, q      leave (asks to save first)"""
+WIDTH = 79  # an 80-column terminal shows every line unbroken
 
-CARDS = """\
-Cards are worth their rank, J=11, Q=12, K=13, A=14: clubs and spades are monsters,
-diamonds weapons, hearts potions{coop}."""
+COMMANDS = {  # a command's words in every language map to its English name
+    "quit": ("quit", "q", "exit"),
+    "help": ("help", "?"),
+    "rules": ("rules",),
+    "hint": ("hint", "h"),
+    "analyse": ("analyse", "analyze", "a"),
+    "undo": ("undo", "u"),
+    "save": ("save",),
+    "record": ("record",),
+    "new": ("new",),
+}
 
-SOLO_RULES = """\
-The rules (solo, 20 health): each room is four cards; take three of them, one at a time,
-and the fourth stays for the next room. You may flee a room before taking a card, but not
-two rooms in a row: its cards go under the dungeon. A monster hurts you by its value; with
-a weapon, by what its value exceeds the weapon's. Once a weapon has slain a monster it
-only fights {weapon} ones. A potion heals its value, up to 20, and only the first one in
-a room heals. The last room holds what is left and cannot be fled. Win by clearing the
-dungeon alive: your score is your health (plus the last card's value if it is a potion
-and you end at 20). Dead, it is your health minus {left}."""
 
-COOP_RULES = """\
-The rules (co-op for two, 20 health each): the leader of a room takes three of its four
-cards, one at a time, and may give one of them to the partner (the help card: a weapon
-to equip, a potion to drink, a monster to fight). Leadership passes after each room
-faced, not after a flee; no two flees in a row. Monsters hurt by their value, or by what
-it exceeds the weapon's; once a weapon has slain a monster it only fights {weapon} ones.
-Each hero is healed by one potion a room at most. Both heroes must clear the dungeon
-alive: the score is their health added together; if one dies, minus the monsters left in
-the dungeon and the room."""
+def default_record_path(now: _dt.datetime | None = None) -> Path:
+    """Where an exported record goes unless the player names a file: the records folder in
+    the user's data folder (never the current folder), named to the microsecond."""
+    from platformdirs import user_data_dir
+
+    stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
+    return Path(user_data_dir("scoundrel", appauthor=False)) / "records" / f"scoundrel-{stamp}.json"
 
 
 class PlainGame:
@@ -62,203 +53,323 @@ class PlainGame:
 
     def __init__(
         self,
-        game: Game,
+        keeper: Keeper,
+        words: Words,
+        kept: KeptGame | None = None,
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
-        ascii_only: bool = False,
-        new_game: Callable[[], Game] | None = None,
+        new_game: Callable[[], KeptGame] | None = None,
+        seed: int | None = None,
         today: Callable[[], _dt.datetime] = _dt.datetime.now,
-        title: str | None = None,
     ) -> None:
-        self.game = game
-        self.title = title
-        """What this dungeon is, said when the game starts (the dungeon of the day, dated)."""
+        self.keeper = keeper
+        self.words = words
+        self.kept = kept
         self.read = read
-        self.write = write
-        self.ascii_only = ascii_only
+        self._write = write
         self.new_game = new_game
+        self.seed = seed
         self.today = today
-        self.saved_moves: int | None = None  # moves in the last saved record
-        self.hints = 0
+
+    def write(self, text: str = "") -> None:
+        """Print ``text``, each paragraph wrapped to 79 columns (indents kept)."""
+        for line in text.split("\n"):
+            if len(line) <= WIDTH:
+                self._write(line)
+                continue
+            indent = " " * (len(line) - len(line.lstrip()))
+            parts = textwrap.wrap(
+                line,
+                WIDTH,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,  # a path or a command stays whole, to be copied
+                break_on_hyphens=False,
+            )
+            for part in parts:
+                self._write(part)
 
     # ------------------------------------------------------------------ showing
 
+    def title(self) -> str:
+        w = self.words
+        kept = self.kept
+        assert kept is not None
+        if kept.mode == "daily":
+            return w("term.daily_title", date=kept.date)
+        if kept.mode == "archive":
+            return w("mode.archive_on", date=kept.date)
+        if self.seed is not None and not kept.game.moves:
+            return w("term.seed_title", seed=self.seed)
+        return w("mode.random")
+
     def show(self) -> None:
-        state = self.game.state
+        assert self.kept is not None
+        w = self.words
+        state = self.kept.state
+        seen = state.observation(state.leader)
         self.write("")
-        self.write(position_text(state.observation(state.leader), self.ascii_only))
+        self.write(f"{w('app.name')}: {w.rules_line(state.rules)}")
+        many = len(seen.heroes)
+        for number, hero in enumerate(seen.heroes, start=1):
+            name = w.hero(number, many)
+            if many > 1 and number == seen.leader and not state.is_over:
+                name += f" ({w('hero.leader')})"
+            parts = [w("hero.health_value", health=hero.health)]
+            if hero.weapon is None:
+                parts.append(w("weapon.none"))
+            else:
+                weapon = w.card(hero.weapon)
+                if hero.stack:
+                    weapon += " [" + w.cards(hero.stack) + "]"
+                parts.append(f"{w('kind.weapon')} {weapon}: {w.weapon(hero, state.rules)}")
+            if hero.potion_used:
+                parts.append(w("hero.potion_used"))
+            self.write(f"{name}: " + "; ".join(parts))
+        room = w.cards(seen.room)
+        label = w("table.final_room") if seen.final_room else w("table.room")
+        self.write(f"{label}: {room}".rstrip())
+        dungeon = w("table.dungeon_pile", n=seen.dungeon_count)
+        counts = seen.unseen_counts
+        unseen = [
+            w(f"count.{kind.value}", n=sum(counts[kind].values())) for kind in Kind if counts[kind]
+        ]
+        if unseen:
+            dungeon += f"; {w('table.left')}: " + ", ".join(unseen)
+        self.write(dungeon)
+        if seen.known_bottom:
+            self.write(w("table.bottom", cards=w.cards(seen.known_bottom)))
+        if many > 1 and seen.help_used and not state.is_over:
+            self.write(w("refusal.help_used"))
         if state.is_over:
-            self.write(outcome_text(state))
-            self.write(
-                "Type analyse to see where it could have gone better, save FILE to keep the "
-                "record, undo, new or quit."
-            )
+            self.write(w("over.won" if state.status == "won" else "over.lost"))
+            breakdown = state.score_breakdown()
+            if breakdown is not None:
+                for label, points in w.score_lines(breakdown):
+                    self.write(f"  {label}: {points}")
+            self.write(w("term.over_commands"))
             return
-        if len(state.heroes) > 1:
-            self.write(f"Hero {state.leader} chooses:")
+        if many > 1:
+            self.write(w("term.leader_chooses", hero=w("hero.name", n=seen.leader)))
         else:
-            self.write("Your moves:")
-        for line in moves_text(state, self.ascii_only):
-            self.write(line)
+            self.write(w("term.your_moves"))
+        previews = state.previews()
+        for number, move in enumerate(state.legal_moves, start=1):
+            text = w.action(move, previews[move], seen)
+            self.write(f"{number:>2}. {move.token:<7} {text}")
 
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
+        w = self.words
         if self.read is input:
             with contextlib.suppress(ImportError):  # line editing and history, where there is one
                 import readline  # noqa: F401
-        self.write("Scoundrel. Type help for the commands, rules for the rules, quit to leave.")
-        if self.title:
-            self.write(self.title)
-        self.show()
-        while True:
-            try:
-                line = self.read("> ")
-            except EOFError:  # Ctrl+D: leaving, with the game kept
-                self.write("")
-                self.offer_save_on_exit(can_ask=False)
+        try:
+            self.write(w("term.welcome"))
+            if self.kept is None and not self.open():
                 return 0
-            except KeyboardInterrupt:  # Ctrl+C: kept too, and the exit status says so
-                self.write("")
-                self.offer_save_on_exit(can_ask=False)
-                return EXIT_INTERRUPTED
+            assert self.kept is not None
+            self.write(self.title())
+            self.write(w("term.kept_note"))
+            self.show()
+            return self.loop()
+        except EOFError:  # Ctrl+D: leaving; the game is kept
+            self.leave()
+            return 0
+        except KeyboardInterrupt:  # Ctrl+C, a closed terminal or a kill: kept too
+            with contextlib.suppress(OSError):  # the terminal may be gone
+                self.leave()
+            return EXIT_INTERRUPTED
+
+    def open(self) -> bool:
+        """The game in play if the player wants it, else a new one (False: none at all)."""
+        waiting = self.keeper.unfinished()
+        if waiting is not None:
+            w = self.words
+            moves = len(waiting.game.moves)
+            summary = w.summary(waiting.mode, waiting.date, waiting.state.rules, moves)
+            self.write(w("term.waiting_title") + ": " + summary)
+            while True:
+                answer = self.read(w("term.continue_question") + " ").strip().lower()
+                if not answer or answer in self.yes_words():
+                    self.kept = waiting
+                    return True
+                if answer in w("term.no").lower().split("|"):
+                    break
+        if self.new_game is None:
+            return False
+        self.kept = self.new_game()
+        return True
+
+    def yes_words(self) -> tuple[str, ...]:
+        return ("y", "yes", *self.words("term.yes").lower().split("|"))
+
+    def loop(self) -> int:
+        while True:
+            line = self.read("> ")
             command, _, argument = line.strip().partition(" ")
             word = command.lower()
             if not word:
                 continue
-            if word in ("quit", "q", "exit"):
-                self.offer_save_on_exit(can_ask=True)
+            name = next((key for key, names in COMMANDS.items() if word in names), None)
+            if name == "quit":
+                self.leave()
                 return 0
-            if word in ("help", "?"):
-                self.write(HELP)
-            elif word == "rules":
-                self.write(self.rules())
-            elif word in ("hint", "h"):
-                self.hint()
-            elif word in ("analyse", "analyze", "a"):
-                self.analyse()
-            elif word in ("undo", "u"):
-                self.undo()
-            elif word == "save":
-                self.save(argument.strip() or None)
-            elif word == "record":
-                self.write(self.game.record.to_json())
-            elif word == "new":
-                self.start_new()
-            else:
+            if name is None:
                 self.play(line.strip())
+            elif name == "save":
+                self.save(argument.strip() or None)
+            else:
+                getattr(self, name)()
 
-    def rules(self) -> str:
-        """The rules of this game's ruleset and options, in short."""
-        rules = self.game.rules
-        weaker = "weaker or equal" if rules.weapon == "lenient" else "strictly weaker"
-        if rules.coop_game:
-            cards = CARDS.format(coop=", but the red J, Q, K and A are monsters too")
-            text = COOP_RULES.format(weapon=weaker)
-        else:
-            cards = CARDS.format(coop="")
-            left = (
-                "the monsters left in the dungeon (only those: your health does not count)"
-                if rules.death_score == "dungeon-only"
-                else "the monsters left in the dungeon and the room"
-            )
-            text = SOLO_RULES.format(weapon=weaker, left=left)
-        # each paragraph filled to 79 columns: an 80-column terminal shows it unbroken
-        return "\n".join(textwrap.fill(" ".join(part.split()), 79) for part in (cards, text))
+    def leave(self) -> None:
+        self.write("")
+        if self.kept is not None and not self.kept.game.is_over and self.kept.game.moves:
+            self.write(self.words("term.kept_on_leaving"))
+        self.write(self.words("term.goodbye"))
+
+    # ------------------------------------------------------------------ commands
+
+    def help(self) -> None:
+        self.write(self.words("term.plain_help"))
+
+    def rules(self) -> None:
+        """The rules of this game's ruleset, in short, and how cards are worth."""
+        w = self.words
+        assert self.kept is not None
+        rules = self.kept.state.rules
+        sections = ["deck", "room", "flee", "weapons", "wear", "potions", "end", "score"]
+        if rules.coop_game:  # the co-op part says how the deck, turns and score differ
+            sections = ["deck", "coop", "help", *sections[1:7]]
+        self.write(w.rules_line(rules))
+        for section in sections:
+            self.write("")
+            self.write(w(f"rules.s.{section}.h").upper())
+            for paragraph in w(f"rules.s.{section}.p").split("\n\n"):
+                self.write(paragraph)
+
+    def record(self) -> None:
+        assert self.kept is not None
+        self._write(self.kept.game.record.to_json())
 
     def play(self, text: str) -> None:
-        if self.game.is_over:
-            self.write("The game is over: type analyse, undo, save FILE, new or quit.")
+        w = self.words
+        assert self.kept is not None
+        game = self.kept.game
+        if game.is_over:
+            self.write(w("term.over_commands"))
+            return
+        legal = game.legal_moves
+        try:
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(legal):
+                move = legal[int(text) - 1]
+            else:
+                move = game.parse(text)
+        except NotationError as error:
+            self.write(w("term.not_understood", text=text[:40], why=str(error)))
+            return
+        refusal = game.state.explain(move)
+        if refusal is not None:
+            self.write(w("term.not_allowed", why=w.refusal(refusal)))
             return
         try:
-            move = self.game.parse(text)
-            self.game.play(move)
-        except NotationError as error:
-            self.write(f"Not understood: {error}. Type help for the notation.")
-            return
-        except IllegalMoveError as error:
-            self.write(f"Not allowed: {error}.")
+            self.kept.play(move)
+        except (IllegalMoveError, StoreError) as error:
+            self.write(w("term.not_allowed", why=str(error)))
             return
         self.show()
 
     def hint(self) -> None:
         from scoundrel.solver import hint
 
-        state = self.game.state
+        w = self.words
+        assert self.kept is not None
+        state = self.kept.state
         if state.is_over:
-            self.write("The game is over: no more hints. Type analyse to see where it slipped.")
+            self.write(w("error.hints_over"))
             return
-        self.hints += 1
-        self.write(hint(state.observation(state.leader)).text())
+        self.write(w("hint.thinking"))
+        try:
+            advice = hint(state.observation(state.leader))
+        except KeyboardInterrupt:  # Ctrl+C stops the hint, not the game
+            self.write(w("term.hint_stopped"))
+            return
+        self.kept.count_hint()
+        for line in w.advice(advice, len(state.heroes)):
+            self.write(line)
+        if advice.chances:
+            self.write(w("hint.chances") + ":")
+            for name, chance, margin, advised in w.chances(advice):
+                mark = f" <- {w('hint.suggested')}" if advised else ""
+                self.write(f"  {chance:>5} {margin:>6}  {name}{mark}")
+        self.write(w("hint.counted"))
 
     def analyse(self) -> None:
         from scoundrel.solver import Cancelled, analyse
 
-        game = self.game
+        w = self.words
+        assert self.kept is not None
+        game = self.kept.game
         if not game.is_over:
-            self.write(
-                "Analysis is for finished games: it sees the whole dungeon. "
-                "Type hint for advice that does not."
-            )
+            self.write(w("term.analyse_later"))
             return
-        self.write("Analysing (Ctrl+C stops)...")
+        self.write(w("term.analysing"))
         shown = [time.monotonic()]
 
         def progress(stage: str, count: int) -> None:
             if time.monotonic() - shown[0] >= 2:
                 shown[0] = time.monotonic()
                 if stage == "review":
-                    self.write(f"  ... fair review: {count} of {len(game.moves)} moves judged")
+                    self.write(w("analysis.review_stage", n=count, total=len(game.moves)))
                 else:
-                    self.write(f"  ... {count:,} positions searched")
+                    self.write(w(f"analysis.{stage}_stage", nodes=w.number(count)))
 
         try:
             result = analyse(game.start, game.moves, progress=progress)
         except (Cancelled, KeyboardInterrupt):
-            self.write("Analysis stopped.")
+            self.write(w("analysis.cancelled"))
             return
-        self.write(analysis_text(result))
+        for line in w.analysis(result):
+            self.write(line)
 
     def undo(self) -> None:
+        w = self.words
+        assert self.kept is not None
         try:
-            move = self.game.undo()
-        except IndexError:
-            self.write("Nothing to undo.")
+            move = self.kept.undo()
+        except StoreError as error:
+            self.write(w(f"error.{error.reason}"))
             return
-        self.write(f"Took back {move.token}.")
+        self.write(w("term.took_back", move=w.move(move)))
         self.show()
 
-    def start_new(self) -> None:
+    def new(self) -> None:
         if self.new_game is None:
-            self.write("Start the program again for a new game.")
             return
-        if self.unsaved():
-            self.write("The game so far is not saved; type save FILE first to keep it.")
-            answer = self.ask("Start a new game anyway? (yes/no) ")
-            if answer is None or answer.lower() not in ("y", "yes"):
-                return
-        self.game = self.new_game()
-        self.saved_moves = None
-        self.write("A new dungeon.")
+        self.kept = self.new_game()
+        self.seed = None
+        self.write(self.words("toast.new_game"))
         self.show()
-
-    # ------------------------------------------------------------------ saving
-
-    def unsaved(self) -> bool:
-        return bool(self.game.moves) and self.saved_moves != len(self.game.moves)
-
-    def default_name(self) -> str:
-        return self.today().strftime("scoundrel-%Y%m%d-%H%M%S.json")
 
     def save(self, name: str | None) -> bool:
-        path = Path(name or self.default_name()).expanduser()
+        """Export the record to ``name`` (default: the records folder); another file of
+        that name is replaced only if the player says so."""
+        w = self.words
+        assert self.kept is not None
+        path = Path(name).expanduser() if name else default_record_path(self.today())
         try:
-            self.game.record.save(path)
-        except OSError as error:
-            self.write(f"Could not save to {path}: {error.strerror or error}")
+            if path.exists():
+                answer = self.ask(w("term.replace_question", path=str(path)) + " ")
+                if answer is None or answer.lower() not in self.yes_words():
+                    self.write(w("term.not_saved"))
+                    return False
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.kept.game.record.save(path)
+        except (OSError, ValueError) as error:  # unwritable, too long, a NUL in the name
+            why = getattr(error, "strerror", None) or str(error)
+            self.write(w("term.save_failed", path=str(path), error=why))
             return False
-        self.saved_moves = len(self.game.moves)
-        self.write(f"Saved the record to {path}. Replay it with: scoundrel replay {path}")
+        self.write(w("term.saved", path=str(path)))
         return True
 
     def ask(self, prompt: str) -> str | None:
@@ -266,22 +377,3 @@ class PlainGame:
             return self.read(prompt).strip()
         except (EOFError, KeyboardInterrupt):
             return None
-
-    def offer_save_on_exit(self, can_ask: bool) -> None:
-        if not self.unsaved():
-            self.write("Goodbye.")
-            return
-        if not can_ask:
-            # Input is gone: keep the game rather than lose it.
-            self.save(None)
-            return
-        answer = self.ask(
-            "Save the game before leaving? Type a file name, or press Enter to leave: "
-        )
-        if answer is None:  # Ctrl+C or Ctrl+D at the question: keep the game, not lose it
-            self.write("")
-            self.save(None)
-            return
-        if answer:
-            self.save(answer)
-        self.write("Goodbye.")

@@ -1,0 +1,132 @@
+"""The terminal's games, kept in the same store as the browser's (SQLite in the data folder).
+
+Every move is written as it is played, so a game survives Ctrl+C, a closed terminal or a
+crash: the next ``scoundrel play`` offers to continue it. The terminal is one player of the
+store (its id is kept in the store's settings), with its own records and streaks.
+
+The dungeon of the day is the public one (M2), the deal ``scoundrel deal --daily`` prints,
+unless ``SCOUNDREL_DAILY_SECRET`` names a server's secret.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import uuid
+from typing import Any
+
+from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
+from scoundrel.store.games import GameStore, StoredGame
+
+#: The settings key under which the store keeps the terminal's player id.
+PLAYER_KEY = "terminal_player"
+
+
+class Keeper:
+    """The store, seen from the terminal: one player, their games and records."""
+
+    def __init__(self, url: str | None = None, daily_secret: str | None = None) -> None:
+        from scoundrel.store.database import connect
+
+        self.store = GameStore(connect(url))
+        self.daily_secret = daily_secret or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
+        """The secret mixed into the dungeon of the day: none (the public deal) by default."""
+        self.player = self.store.setting(PLAYER_KEY, str(uuid.uuid4()))
+        self.store.ensure_player(self.player)
+
+    def start(
+        self,
+        mode: str,
+        rules: Rules,
+        day: _dt.date | None = None,
+        seed: int | None = None,
+    ) -> KeptGame:
+        """A new game: a random dungeon (from ``seed``, if given), or the dungeon of ``day``
+        (``daily``): today's is the day's one attempt, a past day is played again unranked
+        (``archive``). A day to come is refused (:class:`StoreError`)."""
+        secret = self.daily_secret
+        today = _dt.date.today()
+        if mode == "daily" and day is not None and day != today:
+            stored = self.store.start(
+                self.player, "archive", rules, today=today, day=day, secret=secret
+            )
+        elif mode == "daily":
+            stored = self.store.start(self.player, "daily", rules, today=today, secret=secret)
+        else:
+            deck = None if seed is None else random_deal(rules, seed)
+            stored = self.store.start(self.player, "random", rules, deck=deck)
+        return KeptGame(self, stored)
+
+    def bring(self, game: Game) -> KeptGame:
+        """A game from a record file, kept from now on like any other (its moves replayed)."""
+        kept = KeptGame(self, self.store.start(self.player, "random", game.rules, deck=game.deck))
+        for move in game.moves:
+            kept.play(move)
+        return kept
+
+    def unfinished(self) -> KeptGame | None:
+        """The game in play that moved last, if any."""
+        stored = self.store.current(self.player)
+        return None if stored is None else KeptGame(self, stored)
+
+    def resume(self, game_id: str) -> KeptGame:
+        return KeptGame(self, self.store.owned(game_id, self.player))
+
+    def history(self, limit: int = 50) -> list[StoredGame]:
+        return self.store.history(self.player, limit)
+
+    def stats(self) -> list[dict[str, Any]]:
+        return self.store.stats(self.player)
+
+    def streak(self, ruleset: str) -> dict[str, Any]:
+        return self.store.daily_streak(self.player, ruleset, _dt.date.today())
+
+
+class KeptGame:
+    """A core :class:`Game` whose every move and undo is written to the store first."""
+
+    def __init__(self, keeper: Keeper, stored: StoredGame) -> None:
+        self.keeper = keeper
+        self.stored = stored
+        self.game = Game(stored.rules, parse_cards(stored.deck))
+        for token in stored.moves:
+            self.game.play(token)
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def mode(self) -> str:
+        return self.stored.mode
+
+    @property
+    def date(self) -> str | None:
+        return self.stored.daily_date
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def can_undo(self) -> bool:
+        """Undo is for a random dungeon (or a past day's), while it is on (M1, M2)."""
+        return self.stored.mode != "daily" and bool(self.game.moves) and not self.game.is_over
+
+    def play(self, move: Move | str) -> Move:
+        """Check the move with the core, keep it, then play it here."""
+        if isinstance(move, str):
+            move = self.game.parse(move)
+        self.game.state.apply(move)  # IllegalMoveError before anything is written
+        self.stored, _ = self.keeper.store.play(
+            self.id, self.keeper.player, move, after=len(self.game.moves)
+        )
+        return self.game.play(move)
+
+    def undo(self) -> Move:
+        """Take back the last move (the store refuses it in the dungeon of the day)."""
+        self.stored, _ = self.keeper.store.undo(self.id, self.keeper.player)
+        return self.game.undo()
+
+    def count_hint(self) -> None:
+        self.stored = self.keeper.store.count_hint(self.id, self.keeper.player)

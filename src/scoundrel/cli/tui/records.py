@@ -1,0 +1,99 @@
+"""The records: per mode and ruleset, games, wins, best scores and streaks; the history;
+the scores of the last games as a plot."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+from textual_plotext import PlotextPlot
+
+from .app import Page, app_of
+
+
+class RecordsScreen(Page):
+    """Your records, kept in the store with the browser's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,s", "close", show=False)]
+
+    def compose(self) -> ComposeResult:
+        w = self.words
+        with VerticalScroll(classes="page"):
+            yield Static(w("records.title"), classes="page-title")
+            yield Static(id="stats")
+            yield Static(id="streak")
+            yield PlotextPlot(id="plot")
+            yield Static(w("records.history"), classes="page-title")
+            yield DataTable(id="history", show_cursor=False)
+        yield Static(f"Esc {w('keys.close_button')}", id="keys")
+
+    def on_mount(self) -> None:
+        w = self.words
+        keeper = app_of(self).keeper
+        stats = keeper.stats()
+        table = self.query_one("#stats", Static)
+        plot = self.query_one("#plot", PlotextPlot)
+        if not stats:
+            table.display = False
+            plot.display = False
+            self.query_one("#streak", Static).update(w("records.none"))
+        else:
+            blocks = Text()
+            for row in stats:
+                best_alone = row["best_without_help"]
+                blocks.append(
+                    f"{w('mode.' + row['mode'])} · {w('ruleset.' + row['ruleset'])}\n",
+                    style="bold",
+                )
+                figures = [
+                    (w("records.played"), str(row["played"])),
+                    (w("records.won"), str(row["won"])),
+                    (w("records.win_rate"), w.percent(row["win_rate"])),
+                    (w("records.best"), str(row["best"])),
+                    (
+                        w("records.best_without_help"),
+                        "-" if best_alone is None else str(best_alone),
+                    ),
+                    (w("records.streak"), str(row["streak"])),
+                    (w("records.longest_streak"), str(row["longest_streak"])),
+                ]
+                blocks.append("  " + " · ".join(f"{name}: {value}" for name, value in figures))
+                blocks.append("\n")
+            table.update(blocks)
+            streak = keeper.streak("solo")
+            self.query_one("#streak", Static).update(
+                f"{w('mode.daily')}: {w('daily.streak')} {streak['streak']} · "
+                f"{w('daily.best_streak')} {streak['best_streak']} · "
+                f"{w('daily.days_played')} {streak['played']}"
+            )
+        history = keeper.history(200)
+        finished = [game for game in reversed(history) if game.score is not None]
+        if finished:
+            plt = plot.plt
+            plt.title(w("records.histogram"))
+            numbers = list(range(1, len(finished) + 1))
+            scores = [float(game.score or 0) for game in finished]
+            plt.plot(numbers, scores, marker="braille")
+            plt.scatter(numbers, scores, marker="●" if not w.ascii_only else "o")
+            low, high = int(min(scores)), int(max(scores))
+            step = max(1, (high - low) // 4)
+            plt.yticks([float(v) for v in range(low, high + 1, step)])  # whole scores
+            plt.xticks([float(n) for n in numbers[:: max(1, len(numbers) // 8)]])  # whole games
+            plt.xlabel(w("term.games_played"))
+        history_table = self.query_one("#history", DataTable)
+        history_table.add_columns(
+            w("records.when"), w("records.mode"), w("records.result"), w("records.score")
+        )
+        for game in history[:50]:
+            when = game.created_at.strftime("%Y-%m-%d %H:%M")
+            what = w("mode." + game.mode) + " · " + w("ruleset." + game.rules.ruleset)
+            history_table.add_row(
+                when,
+                what,
+                w("status." + game.status),
+                "" if game.score is None else str(game.score),
+            )

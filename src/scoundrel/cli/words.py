@@ -1,0 +1,366 @@
+"""The terminal's words, in the player's language, from the same catalogs as the browser.
+
+Everything here describes what the core says (a preview, a refusal, a score), in one of the
+six languages; nothing decides a rule. The full-screen game and the line game share it.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from scoundrel.core import Card, Hero, Kind, Move, Observation, Preview, Refusal, Rules, Score
+from scoundrel.i18n import DEFAULT, LANGUAGES, translate
+
+if TYPE_CHECKING:
+    from scoundrel.solver import Analysis
+    from scoundrel.solver.hint import Hint
+    from scoundrel.solver.searcher import Estimate
+
+RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+ASCII = str.maketrans(
+    {
+        "→": "->",
+        "←": "<-",
+        "−": "-",
+        "–": "-",
+        "—": "-",
+        "…": "...",
+        "±": "+-",
+        "·": "-",
+        "“": '"',
+        "”": '"',
+        "«": '"',
+        "»": '"',
+        "’": "'",
+        "\xa0": " ",
+    }
+)
+
+
+def terminal_language(env: Mapping[str, str] | None = None) -> str:
+    """The language of the terminal's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``,
+    ``LANGUAGE``), if it is one of the six; English otherwise."""
+    env = os.environ if env is None else env
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(name, "")
+        if not value:
+            continue
+        for part in value.split(":"):  # LANGUAGE may list several
+            base = part.split(".")[0].split("_")[0].split("-")[0].lower()
+            if base in LANGUAGES:
+                return base
+        if name != "LANGUAGE" and value not in ("C", "POSIX"):
+            return DEFAULT  # the first locale set decides, as the C library's does
+    if env is os.environ:
+        with_locale = locale.getlocale()[0] or ""
+        base = with_locale.split("_")[0].lower()
+        if base in LANGUAGES:
+            return base
+    return DEFAULT
+
+
+class Words:
+    """Texts in ``lang``; cards as symbols (7♦), or as codes (7D) with ``ascii_only``."""
+
+    def __init__(self, lang: str = DEFAULT, ascii_only: bool = False) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT
+        self.ascii_only = ascii_only
+
+    def __call__(self, key: str, n: int | None = None, **params: Any) -> str:
+        text = translate(self.lang, key, n, **params)
+        return text.translate(ASCII) if self.ascii_only else text
+
+    # ------------------------------------------------------------------ cards
+
+    def card(self, card: Card | str | None) -> str:
+        if card is None:
+            return "-"
+        if isinstance(card, str):
+            card = Card(card)
+        return card.code if self.ascii_only else card.symbol
+
+    def cards(self, cards: Iterable[Card | str]) -> str:
+        return " ".join(self.card(card) for card in cards)
+
+    def rank(self, value: int) -> str:
+        return RANKS.get(value, str(value))
+
+    def card_name(self, card: Card) -> str:
+        """``nine of clubs``: for screen readers and the rules."""
+        if card.suit is None:  # a joker (the harder co-op variant)
+            return self("card.red_joker" if card.code.startswith("R") else "card.black_joker")
+        rank = self(f"rank.{self.rank(card.value)}")
+        return self("card.name", rank=rank, suit=self(f"suit.{card.suit}"))
+
+    # ------------------------------------------------------------------ heroes
+
+    def hero(self, number: int, heroes: int) -> str:
+        return self("hero.you") if heroes == 1 else self("hero.name", n=number)
+
+    def weapon(self, hero: Hero, rules: Rules) -> str:
+        """``5♦ — usable below 9`` (its stack is drawn beside it)."""
+        if hero.weapon is None:
+            return self("weapon.none")
+        if not hero.stack:
+            marker = self("weapon.fresh")
+        elif hero.reach is None:  # pragma: no cover - a weapon with a stack has a reach
+            marker = ""
+        elif rules.weapon == "strict":
+            marker = self("weapon.below", n=hero.reach)
+        else:
+            marker = self("weapon.up_to", n=hero.reach - 1)
+        return marker
+
+    def rules_line(self, rules: Rules) -> str:
+        """The ruleset and every option that is not the default."""
+        parts = [self(f"ruleset.{rules.ruleset}"), self(f"option.weapon_{rules.weapon}")]
+        if rules.death_score != "standard":
+            parts.append(self("option.dungeon_only"))
+        for name in ("easier", "harder", "silent_leader"):
+            if getattr(rules, name, False):
+                parts.append(self(f"option.{name}"))
+        if rules.coop_game and rules.first_leader != 1:
+            parts.append(
+                f"{self('option.first_leader')}: {self('hero.name', n=rules.first_leader)}"
+            )
+        return ", ".join(parts)
+
+    def dungeon(self, mode: str, date: str | None) -> str:
+        """Which dungeon a game is: ``Dungeon of the day: 2026-12-01``, ``Random dungeon``."""
+        if mode == "daily":
+            return self("daily.title", date=date)
+        if mode == "archive":
+            return self("mode.archive_on", date=date)
+        return self("mode.random")
+
+    def summary(self, mode: str, date: str | None, rules: Rules, moves: int) -> str:
+        """``Dungeon of the day: 2026-12-01 · Solo, strict weapons · 7 moves``."""
+        where = self.dungeon(mode, date)
+        return self.sep.join((where, self.rules_line(rules), self("term.moves", n=moves)))
+
+    @property
+    def sep(self) -> str:
+        """What separates parts of a line: `` · ``, or `` - `` in ASCII."""
+        return " - " if self.ascii_only else " · "
+
+    # ------------------------------------------------------------------ moves
+
+    def move(self, move: Move | str) -> str:
+        """A move in a few words: ``K♠ with the weapon``, ``7♦, given``, ``Flee the room``."""
+        token = move if isinstance(move, str) else move.token
+        if token == "F":
+            return self("act.flee")
+        help_card = token.startswith(">")
+        code, _, how = token.lstrip(">").partition("/")
+        card = self.card(code)
+        what = (
+            self("replay.with_weapon", card=card)
+            if how == "w"
+            else self("replay.bare", card=card)
+            if how == "b"
+            else card
+        )
+        return self("replay.given", what=what) if help_card else what
+
+    def move_name(self, move: Move) -> str:
+        """A move with a verb where the card alone would not say it: ``Drink 9♥``."""
+        if move.card is None or move.help:
+            return self.move(move)
+        if move.card.kind is Kind.POTION:
+            return self("move.drink", card=self.card(move.card))
+        if move.card.kind is Kind.WEAPON:
+            return self("act.equip", card=self.card(move.card))
+        return self.move(move)
+
+    def action(self, move: Move, preview: Preview, observation: Observation) -> str:
+        """What a legal move does, from the core's preview: ``Fight K♠ with 5♦: −8, health 12``."""
+        if move.card is None:
+            return self("act.flee")
+        target = 3 - observation.leader if move.help else observation.leader
+        before = observation.heroes[target - 1]
+        health = preview.heroes[target - 1].health
+        damage = preview.damage[target - 1]
+        who: dict[str, Any] = {"hero": self("hero.name", n=target)} if move.help else {}
+        card = self.card(move.card)
+        if move.card.kind is Kind.WEAPON:
+            text = self("act.give_weapon" if move.help else "act.equip", card=card, **who)
+        elif move.card.kind is Kind.POTION:
+            if before.potion_used:
+                key = "act.give_potion_wasted" if move.help else "act.drink_wasted"
+            elif damage == 0:
+                key = "act.give_potion_full" if move.help else "act.drink_full"
+            else:
+                key = "act.give_potion" if move.help else "act.drink"
+            text = self(key, card=card, gain=-damage, health=health, **who)
+        else:
+            if move.weapon:
+                key = "act.give_fight_weapon" if move.help else "act.fight_weapon"
+            else:
+                key = "act.give_fight_bare" if move.help else "act.fight_bare"
+            weapon = self.card(before.weapon) if before.weapon else ""
+            text = self(key, card=card, weapon=weapon, damage=damage, health=health, **who)
+        if health <= 0:
+            text += " " + self("act.deadly")
+        return text
+
+    def refusal(self, refusal: Refusal) -> str:
+        """Why a move is not allowed, from the core's refusal code."""
+        params = dict(refusal.params)
+        for name in ("card", "weapon"):
+            if params.get(name):
+                params[name] = self.card(str(params[name]))
+        key = f"refusal.{refusal.code}"
+        if refusal.code == "weapon_worn" and not params.get("strict", True):
+            key = "refusal.weapon_worn_lenient"
+        return self(key, **params)
+
+    # ------------------------------------------------------------------ results
+
+    def score_lines(self, score: Score) -> list[tuple[str, str]]:
+        """The score's parts as (label, points), then the total."""
+        lines = [
+            (self(f"score.{name}"), f"{points:+d}" if points else "0")
+            for name, points in score.parts
+        ]
+        lines.append((self("score.total"), str(score.total)))
+        return lines
+
+    # ------------------------------------------------------------------ hints
+
+    def percent(self, chance: float) -> str:
+        from babel.numbers import format_percent
+
+        text: str = format_percent(chance, locale=self.lang, format="#,##0%")
+        return text.translate(ASCII).replace("\xa0", " ") if self.ascii_only else text
+
+    def number(self, n: int) -> str:
+        """``262,021`` in English, ``262.021`` in Italian."""
+        from babel.numbers import format_decimal
+
+        text: str = format_decimal(n, locale=self.lang)
+        return text.replace("\xa0", " ").replace("\u202f", " ") if self.ascii_only else text
+
+    def margin(self, estimate: Estimate) -> str:
+        if estimate.exact:
+            return self("hint.exact")
+        low, high = estimate.interval
+        return ("+-" if self.ascii_only else "±") + str(round((high - low) * 50))
+
+    def advice(self, hint: Hint, heroes: int) -> list[str]:
+        """The hint in sentences: the move, the plan, the health it costs."""
+        plan = " → ".translate(ASCII) if self.ascii_only else " → "
+        plan = plan.join(self.move(move) for move in hint.plan)
+        if hint.reason == "flee":
+            return [self(_flee_key(hint))]
+        if hint.reason == "doomed":
+            return [self("hint.doomed", plan=plan)]
+        final = hint.reason == "final"
+        lines = [self("hint.final" if final else "hint.face", move=self.move(hint.move), plan=plan)]
+        if heroes == 1:
+            (before, after), *_ = hint.health
+            changes = f"{before} → {after}"
+            changes = changes.translate(ASCII) if self.ascii_only else changes
+        else:
+            changes = ", ".join(
+                self("hint.change", hero=self("hero.name", n=n), before=before, after=after)
+                for n, (before, after) in enumerate(hint.health, start=1)
+            )
+        lines.append(self("hint.health_end" if final else "hint.health_room", changes=changes))
+        if hint.kept and not final:
+            lines.append(self("hint.kept", card=self.card(hint.kept)))
+        return lines
+
+    def chances(self, hint: Hint) -> list[tuple[str, str, str, bool]]:
+        """Each legal move's chance to win: (move, percent, margin, the one advised)."""
+        return [
+            (
+                self.move_name(chance.move),
+                self.percent(chance.estimate.chance),
+                self.margin(chance.estimate),
+                chance.move == hint.move,
+            )
+            for chance in hint.chances
+        ]
+
+    # ------------------------------------------------------------------ analysis
+
+    def analysis(self, result: Analysis) -> list[str]:
+        """A finished game's analysis: could it be won, the first slip, the fair review."""
+        from babel.numbers import format_decimal
+
+        lines = [
+            self("analysis.winnable" if result.winnable else "analysis.unwinnable"),
+            self("analysis.best", best=result.best_score, score=result.score),
+        ]
+        slip = result.slip
+        if slip is None:
+            lines.append(self("analysis.no_slip"))
+        else:
+            lines.append(self("analysis.slip_title", n=slip.number))
+            lines.append(
+                self(
+                    "analysis.slip_played",
+                    played=self.move(slip.played),
+                    before=slip.best_before,
+                    after=slip.best_after,
+                )
+            )
+            lines.append(
+                self("analysis.slip_better", better=self.move(slip.better), before=slip.best_before)
+            )
+        lines.append(
+            self(
+                "analysis.stats",
+                nodes=self.number(result.nodes),
+                seconds=format_decimal(round(result.seconds, 1), locale=self.lang),
+            )
+        )
+        review = result.review
+        if review is None or not review.moves:
+            return lines
+        lines += ["", self("review.title")]
+        from .render import chance_chart
+
+        lines += chance_chart(review.chances, ascii_only=self.ascii_only)
+        counts = review.counts()
+        lines.append(
+            ", ".join(self(f"review.count.{name}", n=n) for name, n in counts.items() if n)
+        )
+        flagged = sorted(
+            (j for j in review.moves if j.grade in ("inaccuracy", "mistake", "blunder")),
+            key=lambda j: j.loss,
+            reverse=True,
+        )
+        if flagged:
+            lines.append(self("review.list_title") + ":")
+        for judged in flagged[:5]:
+            lines.append(
+                self(
+                    "review.line",
+                    n=judged.number,
+                    played=self.move(judged.played),
+                    grade=self(f"review.grade.{judged.grade}"),
+                    points=self("review.points", n=round(judged.loss)),
+                    before=self.percent(judged.chance),
+                    after=self.percent(judged.played_chance),
+                    better=self.move(judged.better),
+                )
+            )
+        if len(flagged) > 5:
+            lines.append(self("review.more", n=len(flagged) - 5))
+        if not flagged:
+            lines.append(self("review.clean", n=5))
+        return lines
+
+
+def _flee_key(hint: Hint) -> str:
+    """A flee is advised for winning more often, for its score on a tie, or for its score
+    when nothing wins (the searching bot ranks by chance, then by mean score)."""
+    flee = next((c.estimate for c in hint.chances if c.move.is_flee), None)
+    others = [c.estimate.chance for c in hint.chances if not c.move.is_flee]
+    if flee is None or flee.chance > max(others, default=0.0):
+        return "hint.flee"
+    return "hint.flee_tie" if flee.chance > 0 else "hint.flee_score"

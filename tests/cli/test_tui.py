@@ -1,0 +1,296 @@
+"""``scoundrel play``, full screen: whole games by key presses (Textual's pilot), and every
+screen reached from the table (issue 12)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, OptionList, Static
+
+from scoundrel.cli.keep import Keeper
+from scoundrel.cli.tui import ScoundrelApp
+from scoundrel.cli.tui.app import Setup
+from scoundrel.cli.tui.table import TableScreen
+from scoundrel.cli.words import Words
+from scoundrel.core import Game, Move, Rules, daily_deal
+
+SIZE = (80, 24)
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def keeper(tmp_path: Path) -> Keeper:
+    return Keeper(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+
+
+def table(app: ScoundrelApp) -> TableScreen:
+    screen = app.screen
+    assert isinstance(screen, TableScreen), type(screen).__name__
+    return screen
+
+
+def text_of(app: ScoundrelApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def keys_for(move: Move, room: tuple[object, ...]) -> list[str]:
+    """The keys a player presses for ``move``: its card's number, G to give, then W, B or
+    Enter (F alone to flee)."""
+    if move.card is None:
+        return ["f"]
+    keys = [str(room.index(move.card) + 1)]
+    if move.help:
+        keys.append("g")
+    keys.append("w" if move.weapon else "b" if move.card.is_monster else "enter")
+    return keys
+
+
+async def play_out(pilot: Pilot[int], app: ScoundrelApp, choose: int = 0) -> list[Move]:
+    """Play the table's game to its end by keys, always the ``choose``-th legal move."""
+    played = []
+    while not table(app).kept.state.is_over:
+        state = table(app).kept.state
+        move = state.legal_moves[min(choose, len(state.legal_moves) - 1)]
+        before = len(table(app).kept.game.moves)
+        await pilot.press(*keys_for(move, state.observation(state.leader).room))
+        await pilot.pause()
+        assert len(table(app).kept.game.moves) == before + 1, (move, text_of(app, "#prompt"))
+        assert table(app).kept.game.moves[-1] == move
+        played.append(move)
+    return played
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "choose"),
+    [(Rules.solo(), 11, 0), (Rules.solo(), 12, 1), (Rules.coop(), 5, 0), (Rules.coop(), 6, 2)],
+)
+async def test_a_whole_game_by_keys_is_kept_in_the_store(
+    keeper: Keeper, rules: Rules, seed: int, choose: int
+) -> None:
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(rules=rules, seed=seed))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        played = await play_out(pilot, app, choose)
+        kept = table(app).kept
+        assert kept.state.is_over
+        prompt = text_of(app, "#prompt")
+        assert ("The dungeon is cleared!" in prompt) or ("claims another hero" in prompt)
+        assert "Score:" in prompt
+    stored = keeper.store.load(kept.id)
+    assert stored.moves == tuple(move.token for move in played)
+    assert stored.status == kept.state.status.value
+    assert stored.score == kept.state.score
+
+
+async def test_keys_refuse_what_the_rules_refuse(keeper: Keeper) -> None:
+    """A monster with W and no weapon, or Enter on a monster with two ways, plays nothing
+    and says why; F twice in a row is refused by the flee rule (S5)."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        state = table(app).kept.state
+        room = state.observation(1).room
+        monster = next(i for i, card in enumerate(room) if card.is_monster)
+        await pilot.press(str(monster + 1), "w")
+        await pilot.pause()
+        assert not table(app).kept.game.moves
+        assert "No weapon equipped." in text_of(app, "#prompt")
+        await pilot.press("escape", "f")
+        await pilot.pause()
+        assert [m.token for m in table(app).kept.game.moves] == ["F"]
+        await pilot.press("f")
+        await pilot.pause()
+        assert len(table(app).kept.game.moves) == 1
+        assert "You fled the last room" in text_of(app, "#prompt")
+
+
+async def test_the_actions_show_each_moves_effect_before_it_is_played(keeper: Keeper) -> None:
+    """Choosing a card lists its moves with the core's preview (damage, health after)."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        state = table(app).kept.state
+        room = state.observation(1).room
+        monster = next(i for i, card in enumerate(room) if card.is_monster)
+        await pilot.press(str(monster + 1))
+        await pilot.pause()
+        options = app.screen.query_one("#actions", OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        value = room[monster].value
+        assert any(f"bare-handed: −{value}, health {20 - value}" in label for label in labels)
+        assert "[F] Flee the room" in labels
+
+
+async def test_undo_and_hint(keeper: Keeper) -> None:
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=12))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = table(app).kept.state.legal_moves[0]
+        state = table(app).kept.state
+        await pilot.press(*keys_for(first, state.observation(1).room))
+        await pilot.press("u")
+        await pilot.pause()
+        assert not table(app).kept.game.moves
+        assert "Move taken back." in text_of(app, "#prompt")
+        assert keeper.store.load(table(app).kept.id).undo_count == 1
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        advice = text_of(app, "#advice-text")
+        assert "Chances to win" in advice and "%" in advice
+        assert keeper.store.load(table(app).kept.id).hint_count == 1
+
+
+async def test_the_daily_is_dated_public_and_has_no_undo(keeper: Keeper) -> None:
+    """M2: the terminal's dungeon of the day is the deal ``scoundrel deal --daily`` prints."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(mode="daily"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        kept = table(app).kept
+        today = dt.date.today()
+        assert kept.game.deck == daily_deal(Rules.solo(), today)
+        assert f"Dungeon of the day: {today.isoformat()}" in text_of(app, "#title")
+        state = kept.state
+        await pilot.press(*keys_for(state.legal_moves[0], state.observation(1).room), "u")
+        await pilot.pause()
+        assert len(kept.game.moves) == 1
+        assert "The dungeon of the day has no undo." in text_of(app, "#prompt")
+
+
+async def test_a_game_in_play_is_offered_on_the_next_start(keeper: Keeper) -> None:
+    """Quit any way: the next start offers the game, and C continues it where it was."""
+    kept = keeper.start("random", Rules.coop(), seed=3)
+    for _ in range(4):  # the safest moves: the game is still on after them
+        state = kept.state
+        kept.play(
+            max(state.legal_moves, key=lambda m: min(h.health for h in state.preview(m).heroes))
+        )
+    assert not kept.state.is_over
+    app = ScoundrelApp(keeper, Words("en"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ResumeScreen"
+        assert "4 moves" in str(app.screen.query(Static)[1].render())
+        await pilot.press("c")
+        await pilot.pause()
+        assert table(app).kept.id == kept.id
+        assert table(app).kept.game.moves == kept.game.moves
+
+
+async def test_a_new_game_from_the_form(keeper: Keeper) -> None:
+    """N on the table opens the form; co-op with the harder variant deals 54 cards."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.click("#coop")
+        await pilot.click("#harder")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        kept = table(app).kept
+        assert kept.state.rules.coop_game and kept.state.rules.harder
+        assert len(kept.game.deck) == 54
+        assert "Hero 1" in str(app.screen.query_one("#hero-1", Static).border_title)
+
+
+async def test_a_day_to_come_is_refused_on_the_form(keeper: Keeper) -> None:
+    app = ScoundrelApp(keeper, Words("en"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#daily")
+        day = app.screen.query_one("#day")
+        day.value = (dt.date.today() + dt.timedelta(days=3)).isoformat()  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "This day has not come yet." in text_of(app, "#refusal")
+        assert keeper.unfinished() is None
+
+
+async def test_rules_examples_play_step_by_step(keeper: Keeper) -> None:
+    app = ScoundrelApp(keeper, Words("ru"), start=Setup(seed=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        box = app.screen.query_one("#example-wear", Static)
+        box.focus()
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        shown = str(box.render())
+        assert "Шаг 3 из 3" in shown
+        assert "✕" in shown  # the refused 10♠ with the worn weapon
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_records_after_a_finished_game(keeper: Keeper) -> None:
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_out(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        stats = str(app.screen.query_one("#stats", Static).render())
+        assert "Random dungeon · Solo" in stats and "Finished: 1" in stats
+        history = app.screen.query_one("#history", DataTable)
+        assert history.row_count == 1
+
+
+async def test_analysis_can_be_cancelled_and_run(keeper: Keeper) -> None:
+    """A fast death (every monster bare-handed) makes a short game to analyse."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert "A game is analysed once it is over." in text_of(app, "#prompt")
+        kept = table(app).kept
+        while not kept.state.is_over:
+            state = kept.state
+            fights = [m for m in state.legal_moves if m.card and m.card.is_monster and not m.help]
+            move = max(fights or state.legal_moves, key=lambda m: m.card.value if m.card else 0)
+            await pilot.press(*keys_for(move, state.observation(1).room))
+            await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("escape")  # cancelled: back at the table at once
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = text_of(app, "#analysis")
+        assert "This deal could" in shown and "Best possible score" in shown
+
+
+async def test_the_table_fits_80_by_24(keeper: Keeper) -> None:
+    """Every panel stays inside an 80x24 screen, co-op with a card chosen included."""
+    app = ScoundrelApp(keeper, Words("de"), start=Setup(rules=Rules.coop(), seed=2))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        for selector in ("#title", "#dungeon", "#card-4", "#prompt", "#actions", "#keys"):
+            region = app.screen.query_one(selector).region
+            assert region.right <= 80 and region.bottom <= 24, (selector, region)
+        assert app.screen.query_one("#keys").region.y == 23
+        assert len(str(app.screen.query_one("#keys", Static).render())) <= 80
+
+
+def test_a_loaded_record_is_kept_like_any_game(keeper: Keeper) -> None:
+    game = Game(Rules.solo(), daily_deal(Rules.solo(), "2026-11-01"))
+    for _ in range(3):
+        game.play(game.legal_moves[0])
+    kept = keeper.bring(game)
+    assert keeper.store.load(kept.id).moves == tuple(m.token for m in game.moves)
+    assert kept.state == game.state
