@@ -395,27 +395,29 @@ def _until_prompt(process: subprocess.Popen[bytes], prompt: bytes = b"> ") -> st
     return seen.decode()
 
 
+def _line_game(folder: Path) -> subprocess.Popen[bytes]:
+    """``play --plain --seed 5`` in a process of its own, its input and output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "scoundrel", "play", "--plain", "--seed", "5"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=folder,
+    )
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_a_signal_ends_the_line_game_and_keeps_the_game(tmp_path: Path, name: str) -> None:
     """Issue 12: `kill` (SIGTERM) or a closed terminal (SIGHUP) at the prompt ended the
     game with a traceback, or not at all. Now the game leaves as on Ctrl+C (exit 130,
     within seconds, no traceback) and the next start offers the game, its move kept."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scoundrel", "play", "--plain", "--seed", "5"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=tmp_path,
-    )
+    process = _line_game(tmp_path)
     assert process.stdin is not None
     try:
         _until_prompt(process)
         process.stdin.write(b"1\n")
         process.stdin.flush()
-        _until_prompt(process)
-        # The prompt is flushed just before the game blocks reading: a signal in between
-        # is acted on only once a line comes (see the report), so let it reach the read.
-        time.sleep(0.5)
+        _until_prompt(process)  # the signal comes at once: the handler leaves from anywhere
         process.send_signal(getattr(signal, name))
         try:
             process.wait(timeout=10)  # stdin still open: only the signal can end it
@@ -437,20 +439,13 @@ def test_sigterm_at_the_replace_question_ends_the_game_too(tmp_path: Path) -> No
     """Ctrl+C at "Replace it?" only declines the replacement; `kill` (SIGTERM) must still
     end the game."""
     (tmp_path / "f.json").write_text("mine\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scoundrel", "play", "--plain", "--seed", "5"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=tmp_path,
-    )
+    process = _line_game(tmp_path)
     assert process.stdin is not None
     try:
         _until_prompt(process)
         process.stdin.write(b"save f.json\n")
         process.stdin.flush()
         _until_prompt(process, b"(yes/no) ")
-        time.sleep(0.5)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:

@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -162,11 +163,24 @@ def _leave_now(words: Words) -> Callable[..., None]:
 
 
 def _on_leaving_signals(handler: Callable[..., None]) -> None:
-    """Handle SIGTERM and SIGHUP (where the system has them) like Ctrl+C."""
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            signal.signal(number, handler)
+    """Call ``handler`` on SIGTERM and SIGHUP (where the system has them), at once.
+
+    Python runs a signal's handler between two steps of the main thread: a signal that
+    comes just before the game blocks reading its input would wait there for the next line.
+    So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which leaves."""
+    numbers = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    for number in numbers:
+        signal.signal(number, handler)
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while True:
+            if numbers.intersection(os.read(read, 64)):  # Ctrl+C's byte is the loop's
+                handler()
+
+    threading.Thread(target=watch, name="signal-watcher", daemon=True).start()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
