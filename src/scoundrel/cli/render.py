@@ -12,9 +12,7 @@ from scoundrel.core import (
     Card,
     Hero,
     Kind,
-    Move,
     Observation,
-    Preview,
     Rules,
     Score,
     State,
@@ -120,50 +118,6 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
             listed = " ".join(VALUE_NAMES.get(value, str(value)) for value in values)
             lines.append(f"Unseen {kind.value}s: {listed}")
     return "\n".join(lines)
-
-
-def move_text(
-    move: Move, preview: Preview, observation: Observation, ascii_only: bool = False
-) -> str:
-    """What a legal move does, in words, from the core's preview."""
-    if move.card is None:
-        return "flee: the room goes under the dungeon and a new one is dealt"
-    card = card_text(move.card, ascii_only)
-    leader = observation.leader
-    hero = leader if not move.help else 3 - leader
-    to = f" to hero {hero} (help card)" if move.help else ""
-    before = observation.heroes[hero - 1]
-    after = preview.heroes[hero - 1]
-    damage = preview.damage[hero - 1]
-    who = "" if len(observation.heroes) == 1 else f"hero {hero} "
-    dead = ", and dies" if after.health <= 0 else ""
-    if move.card.kind is Kind.WEAPON:
-        old = "" if before.weapon is None else f", replacing {card_text(before.weapon, ascii_only)}"
-        return f"give {card}{to}: equip it{old}" if move.help else f"equip {card}{old}"
-    if move.card.kind is Kind.POTION:
-        if before.potion_used:
-            effect = "no effect: a potion already healed this room"
-        elif damage == 0:
-            effect = f"heals nothing, {who}health is full (and it uses up this room's potion)"
-        else:
-            effect = f"heals {-damage}, {who}health {after.health}"
-        return f"give {card}{to}: {effect}" if move.help else f"drink {card}: {effect}"
-    how = f"with {card_text(before.weapon, ascii_only)}" if move.weapon else "bare-handed"
-    result = f"{damage} damage, {who}health {after.health}{dead}"
-    if move.help:
-        return f"give {card}{to}, who fights it {how}: {result}"
-    return f"fight {card} {how}: {result}"
-
-
-def moves_text(state: State, ascii_only: bool = False) -> list[str]:
-    """The legal moves, numbered from 1, each with its token and effect."""
-    observation = state.observation(state.leader)
-    lines = []
-    for number, move in enumerate(state.legal_moves, start=1):
-        preview = state.preview(move)
-        text = move_text(move, preview, observation, ascii_only)
-        lines.append(f"{number:>2}. {move.token:<7} {text}")
-    return lines
 
 
 def score_text(score: Score) -> str:
