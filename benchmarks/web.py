@@ -2,15 +2,19 @@
 
     .venv/bin/python benchmarks/web.py [--players 200] [--moves 30] [--think 0.2 1.0]
                                        [--reference GIT_REF] [--rounds 1]
+                                       [--transport auto|socket|http]
 
 Starts ``scoundrel serve`` on a free loopback port with a fresh SQLite database, then runs
 ``--players`` simulated players at once, each with its own cookie (so its own games). A
 player starts a random solo game and plays ``--moves`` moves, each a uniformly random legal
 move taken from the last view, waiting a random "think" time between moves (as people do);
-when a game ends it starts another. Every move's round trip (request sent to response read)
-is recorded. Prints p50/p90/p99/max in milliseconds, the moves per second, and the bytes a
-first visit to ``/`` transfers (the page and every stylesheet and module it loads, gzip as a
-browser asks for it). Fixed seed; bounded in count and time; loopback only.
+when a game ends it starts another. A player sends its new games and moves as the table page
+does: over the game socket (``/api/play``) once its first request has given it a cookie, or
+with an HTTP request each on a server without that socket (``--transport`` chooses). Every
+move's round trip (request sent to answer read) is recorded. Prints p50/p90/p99/max in
+milliseconds, the moves per second, and the bytes a first visit to ``/`` transfers (the
+page and every stylesheet and module it loads, gzip as a browser asks for it). Fixed seed;
+bounded in count and time; loopback only.
 
 ``--reference GIT_REF`` also measures another version of the code in the same run: the ref
 is checked out into a temporary git worktree (removed afterwards), a server is started from
@@ -43,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,7 +103,7 @@ def answering(
     raise SystemExit("the server did not start")
 
 
-async def player(
+async def http_player(
     base: str,
     number: int,
     moves: int,
@@ -107,6 +112,7 @@ async def player(
     times: list[float],
     errors: list[str],
 ) -> None:
+    """A player whose every new game and move is an HTTP request."""
     rng = random.Random(seed * 1000 + number)
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         await asyncio.sleep(rng.uniform(0, think[1]))  # players arrive over a moment
@@ -123,6 +129,64 @@ async def player(
                 errors.append(f"{response.status_code} {response.text[:80]}")
                 return
             view = response.json()
+
+
+async def socket_player(
+    base: str,
+    number: int,
+    moves: int,
+    think: tuple[float, float],
+    seed: int,
+    times: list[float],
+    errors: list[str],
+) -> None:
+    """A player as the table page plays: its first request over HTTP (which gives it its
+    cookie), then new games and moves over the game socket, ``/api/play``."""
+    rng = random.Random(seed * 1000 + number)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        await asyncio.sleep(rng.uniform(0, think[1]))
+        view = (await client.post("/api/games", json={"mode": "random"})).json()
+        cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+    url = base.replace("http://", "ws://", 1) + "/api/play"
+    async with websockets.connect(
+        url, additional_headers={"cookie": cookie}, compression=None
+    ) as socket:
+        asked = 0
+
+        async def ask(message: dict[str, Any]) -> dict[str, Any]:
+            nonlocal asked
+            asked += 1
+            await socket.send(json.dumps({"id": asked, **message}))
+            answer: dict[str, Any] = json.loads(await socket.recv())
+            return answer
+
+        for _ in range(moves):
+            if view["status"] != "playing":
+                view = (await ask({"op": "new", "mode": "random"}))["game"]
+            move = rng.choice(view["legal"])["move"]
+            await asyncio.sleep(rng.uniform(*think))
+            started = time.perf_counter()
+            answer = await ask(
+                {"op": "move", "game": view["id"], "move": move, "after": len(view["moves"])}
+            )
+            times.append(time.perf_counter() - started)
+            if "game" not in answer:
+                errors.append(f"{answer.get('status')} {str(answer.get('error'))[:80]}")
+                return
+            view = answer["game"]
+
+
+async def offers_socket(base: str) -> bool:
+    """Whether the server plays over the game socket (the versions before it did not)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        await client.get("/api/games/current")  # a cookie
+        cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+    url = base.replace("http://", "ws://", 1) + "/api/play"
+    try:
+        async with websockets.connect(url, additional_headers={"cookie": cookie}):
+            return True
+    except (websockets.exceptions.InvalidStatus, websockets.exceptions.ConnectionClosed):
+        return False
 
 
 def cpu_times(pid: int) -> tuple[float, float]:
@@ -178,6 +242,10 @@ async def measure(args: argparse.Namespace, src: Path | None = None) -> dict[str
             weight, files = page_weight(base)
             times: list[float] = []
             errors: list[str] = []
+            transport = args.transport
+            if transport == "auto":
+                transport = "socket" if await offers_socket(base) else "http"
+            player = socket_player if transport == "socket" else http_player
             user_before, system_before = cpu_times(server.pid)
             started = time.perf_counter()
             await asyncio.wait_for(
@@ -200,6 +268,7 @@ async def measure(args: argparse.Namespace, src: Path | None = None) -> dict[str
     user = user_after - user_before
     system = system_after - system_before
     return {
+        "transport": transport,
         "players": args.players,
         "moves_per_player": args.moves,
         "think": list(args.think),
@@ -292,6 +361,7 @@ def summary(result: dict[str, Any]) -> str:
 
 
 ROWS = (
+    ("transport", "transport"),
     ("moves", "moves"),
     ("errors", "errors"),
     ("seconds", "seconds"),
@@ -349,6 +419,13 @@ def main() -> None:
         type=int,
         default=1,
         help="runs of each server, taking turns; every figure is the median (1)",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=("auto", "socket", "http"),
+        default="auto",
+        help="how players send new games and moves: over the game socket as the table page "
+        "does, or an HTTP request each; auto: the socket where the server has one (auto)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -29,10 +29,10 @@ def running(app: Any) -> Iterator[str]:
     """Serve ``app`` on a free loopback port from a thread; yields its address."""
     import uvicorn
 
-    from scoundrel.cli.main import listen
+    from scoundrel.cli.main import UVICORN_OPTIONS, listen
 
     sock = listen("127.0.0.1", 0)
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    instance = uvicorn.Server(uvicorn.Config(app, **UVICORN_OPTIONS))
     thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

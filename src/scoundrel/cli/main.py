@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoundrel import __version__
 from scoundrel.core import (
@@ -515,8 +515,15 @@ def _play_chunk(work: tuple[Rules, int, int, str]) -> BotResult:
     return play_games(rules, games, seed, None, _player(level, rules))
 
 
-#: The largest WebSocket message a browser may send (they are a few dozen bytes).
-WS_MAX_SIZE = 4096
+#: How uvicorn serves the game: quietly; a browser's WebSocket messages are a few dozen
+#: bytes, so anything past 4 KiB closes the socket; and no per-message compression, which
+#: cost more server CPU per move than anything else in a move's answer (about 1.7 KB of
+#: JSON) save the game itself.
+UVICORN_OPTIONS: dict[str, Any] = {
+    "log_level": "warning",
+    "ws_max_size": 4096,
+    "ws_per_message_deflate": False,
+}
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -587,7 +594,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # garbage collector's full passes, which otherwise pause every request for tens of ms.
         gc.collect()
         gc.freeze()
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE)
+        config = uvicorn.Config(app, **UVICORN_OPTIONS)
         uvicorn.Server(config).run(sockets=[sock])
         return 0
     # Several workers: each builds the app from these settings (app_from_environment).
@@ -597,8 +604,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         factory=True,
         fd=sock.fileno(),
         workers=args.workers,
-        log_level="warning",
-        ws_max_size=WS_MAX_SIZE,
+        **UVICORN_OPTIONS,
     )
     return 0
 

@@ -12,14 +12,16 @@ import functools
 import json
 import re
 import secrets
+import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from scoundrel.core import (
     Card,
@@ -74,6 +76,45 @@ _MOVE = (
         }
     )
 )
+
+
+class _Direct:
+    """A statement SQLAlchemy compiles once for a SQLite engine, then run straight through
+    the driver on a connection from the engine's pool, in a transaction of its own.
+
+    A move's compare-and-set write is most of what the store does per move, and through
+    SQLAlchemy's execute it cost about four times the driver's own work (56 against 15
+    µs in a loop; 0.20 against 0.07 ms per move inside the server). The SQL and the
+    conversion of each value are still SQLAlchemy's. A driver error comes out as
+    SQLAlchemy's :class:`~sqlalchemy.exc.OperationalError`, as it would from execute."""
+
+    def __init__(self, statement: Any, engine: Engine) -> None:
+        compiled = statement.compile(dialect=engine.dialect)
+        self.engine = engine
+        self.sql = str(compiled)
+        names = compiled.positiontup or ()
+        self.order = [  # each value's name, and how SQLAlchemy converts it for the driver
+            (name, compiled.binds[name].type.bind_processor(engine.dialect)) for name in names
+        ]
+
+    def run(self, params: dict[str, Any]) -> int:
+        """Run the statement with ``params`` and commit; how many rows it changed."""
+        values = [params[name] if not to else to(params[name]) for name, to in self.order]
+        pooled = self.engine.raw_connection()
+        try:
+            connection: Any = pooled.driver_connection
+            try:
+                count = int(connection.execute(self.sql, values).rowcount)
+                connection.commit()
+            except sqlite3.Error as failure:
+                raise OperationalError(self.sql, values, failure) from failure
+        finally:
+            pooled.close()
+        return count
+
+
+# A new game's row, built once.
+_START = insert(games)
 # One game by its id, built once (a statement built per call costs its cache key each time).
 _LOAD = select(games).where(games.c.id == bindparam("game_id"))
 AT_A_TABLE = "this game is played at an online table, by turns: act through the table"
@@ -231,6 +272,8 @@ class GameStore:
             if engine.dialect.name == "postgresql"
             else engine
         )
+        # On SQLite a move's write goes straight to the driver (see _Direct).
+        self._direct_move = _Direct(_MOVE, engine) if engine.dialect.name == "sqlite" else None
 
     def setting(self, key: str, default: str) -> str:
         """The stored setting ``key``, made ``default`` the first time it is asked for."""
@@ -407,7 +450,7 @@ class GameStore:
         }
         try:
             with self.engine.begin() as connection:
-                connection.execute(insert(games).values(**values))
+                connection.execute(_START, values)
                 if online:
                     connection.execute(
                         insert(seats).values(
@@ -421,7 +464,7 @@ class GameStore:
                     return existing
             raise
         self._remember(game_id, (), state)
-        return self.load(game_id)
+        return self._keep(_row_to_game(SimpleNamespace(**values, pending=None)))
 
     def _secret(self, secret: str | _Own | None) -> str | None:
         return self.daily_secret if isinstance(secret, _Own) else secret
@@ -627,9 +670,12 @@ class GameStore:
             "old_undo_count": stored.undo_count,
             "old_pending": stored.pending,
         }
-        with self._one_statement.begin() as connection:
-            result = connection.execute(_MOVE, params)
-        if result.rowcount != 1:
+        if self._direct_move is not None:
+            count = self._direct_move.run(params)
+        else:
+            with self._one_statement.begin() as connection:
+                count = connection.execute(_MOVE, params).rowcount
+        if count != 1:
             with self._lock:
                 self._games.pop(stored.id, None)
             raise Conflict(CHANGED, reason="changed_meanwhile")

@@ -18,54 +18,35 @@ from string import Template
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
-from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, Field, StringConstraints
-from sqlalchemy.exc import DataError, DBAPIError
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from scoundrel import __version__
-from scoundrel.core import (
-    ALL_CARDS,
-    IllegalMoveError,
-    NotationError,
-    OptionError,
-    Rules,
-    parse_date,
-)
+from scoundrel.core import ALL_CARDS
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
-from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError, connect, warm
+from scoundrel.store import Forbidden, GameStore, StoredGame, connect, warm
 from scoundrel.store.games import AT_A_TABLE
 
 from .analysis import Analyses
 from .assets import Assets
 from .coop import add_table_routes
+from .errors import Refused, install_refusals
 from .examples import examples_view
-from .guard import (
-    MAX_BODY,
-    BodyLimit,
-    SecurityHeaders,
-    excerpt,
-    install_errors,
-    known_game_id,
-    shorten_quotes,
-)
-from .guard import (
-    error as _error,
-)
+from .guard import MAX_BODY, BodyLimit, SecurityHeaders, install_errors, known_game_id
 from .identity import PLAYER_COOKIE, Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
 from .limits import (
     Buckets,
     DailyGate,
     Limits,
-    RateLimited,
     client_address,
     limiter,
     until_tomorrow,
 )
 from .live import Hub
+from .play import MoveIn, NewGame, Play, add_play_socket, date_of
 from .views import game_view, hint_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
@@ -74,27 +55,6 @@ STATIC = Path(str(resources.files(__package__).joinpath("static")))
 #: What each card is (S1, C2), as the core says: the browser draws cards from this rather
 #: than deciding by suit and value itself.
 CARD_KINDS = {card.code: card.kind.value for card in ALL_CARDS}
-
-
-#: An option's name and value as a client may send them: short (every real one is).
-OptionName = Annotated[str, StringConstraints(max_length=24)]
-OptionValue = (
-    Annotated[str, StringConstraints(max_length=24)] | bool | Annotated[int, Field(ge=-99, le=99)]
-)
-
-
-class NewGame(BaseModel):
-    mode: Literal["random", "daily", "archive"] = "random"
-    ruleset: Literal["solo", "coop"] = "solo"
-    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=10)
-    date: str | None = Field(default=None, max_length=10)
-    """The day of an ``archive`` game (YYYY-MM-DD, before today)."""
-
-
-class MoveIn(BaseModel):
-    move: str = Field(min_length=1, max_length=16)
-    after: int | None = Field(default=None, ge=0, le=10_000)
-    """How many moves the player had seen: a move chosen on an older position is refused."""
 
 
 class NicknameIn(BaseModel):
@@ -110,18 +70,6 @@ async def player(request: Request, me: Annotated[str, Depends(known_player)]) ->
 
 
 Player = Annotated[str, Depends(player)]
-
-
-class Refused(Exception):
-    """A request the API refuses with its own error code (the store's errors are named
-    after their class)."""
-
-    def __init__(self, status: int, code: str, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.reason = reason
 
 
 def create_app(
@@ -164,6 +112,7 @@ def create_app(
     clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
     analysts = analyses or Analyses()
     hub = Hub(redis_url, alone=alone)
+    play = Play(store, identity, buckets, gate, clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -196,71 +145,7 @@ def create_app(
     # ------------------------------------------------------------------ errors
 
     install_errors(app)
-
-    @app.exception_handler(RateLimited)
-    async def _limited(_request: Request, error: RateLimited) -> JSONResponse:
-        wait = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
-        return _error(429, error.code, error.message, headers=wait, params=error.params)
-
-    @app.exception_handler(StoreError)
-    async def _store_error(_request: Request, error: StoreError) -> JSONResponse:
-        return _error(
-            error.status,
-            error.code,
-            error.message,
-            reason=error.reason,
-            params=error.params,
-            **error.details,
-        )
-
-    @app.exception_handler(Refused)
-    async def _refused(_request: Request, error: Refused) -> JSONResponse:
-        return _error(error.status, error.code, error.message, reason=error.reason)
-
-    @app.exception_handler(NotationError)
-    async def _notation(_request: Request, error: NotationError) -> JSONResponse:
-        return _error(400, "notation", str(error))
-
-    @app.exception_handler(IllegalMoveError)
-    async def _illegal(_request: Request, error: IllegalMoveError) -> JSONResponse:
-        # the rule that refuses it, as the table's "blocked" moves give it (its code and
-        # the params a translation needs)
-        refusal = error.refusal
-        explained = None
-        if refusal is not None:
-            explained = {"code": refusal.code, "rule": refusal.rule, **refusal.params}
-        return _error(
-            409,
-            "illegal_move",
-            error.reason,
-            params={"move": str(error.move)},
-            move=str(error.move),
-            refusal=explained,
-        )
-
-    @app.exception_handler(DataError)
-    async def _bad_data(_request: Request, _failure: DataError) -> JSONResponse:
-        # text the database cannot hold (a NUL character, say): bad input, nothing written
-        return _error(400, "invalid_input", "the request holds characters that are not allowed")
-
-    @app.exception_handler(DBAPIError)
-    async def _database_down(_request: Request, _failure: DBAPIError) -> JSONResponse:
-        # the database server is restarting or unreachable: nothing was written; the pool
-        # is renewed after a dropped connection, so the next requests reconnect
-        return _error(503, "database_unavailable", "the database is unavailable: try again")
-
-    @app.exception_handler(OptionError)
-    async def _option(_request: Request, error: OptionError) -> JSONResponse:
-        return _error(400, "option", shorten_quotes(str(error)))
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(excerpt(str(p)) for p in item['loc'][1:]) or 'body'}: "
-            f"{excerpt(item['msg'], 120)}"
-            for item in error.errors()
-        )
-        return _error(422, "invalid_request", problems or "the request body is not valid")
+    install_refusals(app)
 
     # ------------------------------------------------------------------ who is asking
 
@@ -325,30 +210,9 @@ def create_app(
 
     # ------------------------------------------------------------------ games
 
-    def daily_client(request: Request, me: str, mode: str, rules: Rules) -> str | None:
-        """For a new scored attempt at the dungeon of the day, the client's keyed hash to
-        keep with it, once its address's attempts are counted (TooManyAttempts)."""
-        if mode != "daily":
-            return None
-        date = clock().isoformat()
-        if store.daily_attempt(me, date, rules.ruleset) is not None:
-            return None  # resumed, not a new attempt
-        return gate.admit(client_address(request), date, rules.ruleset)
-
-    def date_of(text: str) -> _dt.date:
-        """A day named in a request (YYYY-MM-DD), or a 400 ``bad_date`` naming the problem."""
-        try:
-            return parse_date(text)
-        except ValueError as error:
-            raise StoreError(str(error), reason="bad_date") from None
-
     @app.post("/api/games", status_code=201, dependencies=[limit("new_games", "new games")])
     async def new_game(body: NewGame, request: Request, me: Player) -> dict[str, Any]:
-        rules = Rules.from_options(body.ruleset, body.options)
-        client = daily_client(request, me, body.mode, rules)
-        day = None if body.date is None else date_of(body.date)
-        stored = store.start(me, body.mode, rules, today=clock(), client=client, day=day)
-        return game_view(stored, store.state(stored), owner=True)
+        return play.new(me, client_address(request), body)
 
     @app.get("/api/games/current")
     async def current_game(me: Player) -> dict[str, Any]:
@@ -372,14 +236,12 @@ def create_app(
         return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
 
     @app.post("/api/games/{game_id}/moves", dependencies=[limit("moves", "moves")])
-    async def play(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
-        stored, state = store.play(game_id, me, body.move.strip(), after=body.after)
-        return game_view(stored, state, owner=True, revealed=stored.revealed(clock()))
+    async def move(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
+        return play.move(me, game_id, body.move, body.after)
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, me: Player) -> dict[str, Any]:
-        stored, state = store.undo(game_id, me)
-        return game_view(stored, state, owner=True)
+        return play.undo(me, game_id)
 
     def revealed(game_id: str, me: str, playing: Exception, today: Exception) -> StoredGame:
         """A game whose deck may be shown, or the error for why not (hidden information:
@@ -535,6 +397,7 @@ def create_app(
         return identity.verify(websocket.cookies.get(PLAYER_COOKIE))
 
     app.state.tables = add_table_routes(app, store, hub, player, identify, clock)
+    add_play_socket(app, play)
 
     @app.get("/api/examples")
     async def examples() -> dict[str, Any]:

@@ -19,7 +19,6 @@ import random
 import time
 from collections.abc import Callable
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
@@ -29,6 +28,7 @@ from scoundrel.core import Rules, State
 from scoundrel.store import Forbidden, GameStore, StoredGame
 from scoundrel.store.tables import Tables
 
+from .guard import foreign
 from .live import Hub
 from .views import game_view, hint_view
 
@@ -188,8 +188,7 @@ def add_table_routes(
     async def follow(websocket: WebSocket, game_id: str) -> None:
         """One viewer's connection: their view now and after every change, the partner's
         presence and pointing; the viewer's own selection and pointing go the other way."""
-        origin = websocket.headers.get("origin")
-        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+        if foreign(websocket):
             # another site's page may not follow a table with this browser's cookie
             await websocket.close(code=4403, reason="connections come from this site's pages")
             return

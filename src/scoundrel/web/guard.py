@@ -15,6 +15,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -68,6 +69,24 @@ def shorten_quotes(message: str, limit: int = 24) -> str:
     return excerpt(shortened, 300)
 
 
+def error_body(
+    code: str,
+    message: str,
+    reason: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    **details: Any,
+) -> dict[str, Any]:
+    """The one error shape: ``{"error": {"code", "message", "params", ...details}}``, and
+    ``reason`` where ``code`` alone does not say which refusal it is. ``code`` and
+    ``reason`` are stable names: an interface shows ``reason`` (else ``code``) from its
+    message catalog in the player's language, filled in with ``params``; ``message`` is
+    the same in English."""
+    body: dict[str, Any] = {"code": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        body["reason"] = reason
+    return {"error": {**body, **details}}
+
+
 def error(
     status: int,
     code: str,
@@ -77,15 +96,12 @@ def error(
     params: Mapping[str, Any] | None = None,
     **details: Any,
 ) -> JSONResponse:
-    """The one error shape: ``{"error": {"code", "message", "params", ...details}}``, and
-    ``reason`` where ``code`` alone does not say which refusal it is. ``code`` and
-    ``reason`` are stable names: an interface shows ``reason`` (else ``code``) from its
-    message catalog in the player's language, filled in with ``params``; ``message`` is
-    the same in English."""
-    body: dict[str, Any] = {"code": code, "message": message, "params": dict(params or {})}
-    if reason is not None:
-        body["reason"] = reason
-    return JSONResponse(status_code=status, content={"error": {**body, **details}}, headers=headers)
+    """An HTTP answer with :func:`error_body`."""
+    return JSONResponse(
+        status_code=status,
+        content=error_body(code, message, reason, params, **details),
+        headers=headers,
+    )
 
 
 # ---------------------------------------------------------------------- request bodies
@@ -317,6 +333,13 @@ def install_errors(app: FastAPI) -> None:
         )
         response.raw_headers.extend(security_headers(request.scope))  # outside the middleware
         return response
+
+
+def foreign(websocket: HTTPConnection) -> bool:
+    """Whether a WebSocket was opened by another site's page (its Origin is not this
+    host): such a page may not act with this browser's cookie."""
+    origin = websocket.headers.get("origin")
+    return bool(origin) and urlsplit(origin).netloc != websocket.headers.get("host")
 
 
 async def known_game_id(connection: HTTPConnection) -> None:

@@ -122,10 +122,17 @@ class Identity:
     def enlist(self, request: HTTPConnection, player_id: str) -> str:
         """Make the player's row if this request writes and it has none yet (players made
         per address are rate limited)."""
-        if request.scope.get("method", "GET") in _READS or self.store.has_player(player_id):
+        if request.scope.get("method", "GET") in _READS:
+            return player_id
+        return self.make_row(player_id, client_address(request))
+
+    def make_row(self, player_id: str, address: str | None) -> str:
+        """Make the player's row if it has none yet, counting it against the players made
+        from ``address`` (rate limited)."""
+        if self.store.has_player(player_id):
             return player_id
         if self.buckets is not None:
-            self.buckets.take("new_players", "new players", None, client_address(request))
+            self.buckets.take("new_players", "new players", None, address)
         self.store.make_player(player_id)
         return player_id
 

@@ -43,14 +43,85 @@ export async function api(path, { method = "GET", body } = {}) {
   }
   offline(false);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(errorText(data.error ?? { code: response.status >= 500 ? "internal" : undefined }));
-    error.status = response.status;
-    error.code = data.error?.code;
-    error.reason = data.error?.reason;
-    throw error;
-  }
+  if (!response.ok) throw refused(response.status, data);
   return data;
+}
+
+// The Error for a refusal: its text in the player's language, with the status, code and
+// reason the callers look at.
+function refused(status, data) {
+  const error = new Error(errorText(data.error ?? { code: status >= 500 ? "internal" : undefined }));
+  error.status = status;
+  error.code = data.error?.code;
+  error.reason = data.error?.reason;
+  return error;
+}
+
+// ---------------------------------------------------------------- the game socket
+// The table page starts games, moves and undoes over one WebSocket (/api/play), each
+// message answered as the HTTP API would answer it, for a fraction of a request's cost.
+// Whenever the socket is not open the same request goes over HTTP, so play never waits for
+// it; a request whose answer the socket lost is sent again over HTTP when a second copy is
+// harmless (a move names the position it was chosen on), else it fails as offline.
+
+const ANSWER_MS = 10000; // an open socket that answers nothing for this long is dropped
+const REOPEN_MS = 3000;
+let socket = null;
+let opened = 0;
+let asked = 0;
+const pending = new Map(); // request id → { resolve, reject, lost, timer }
+
+// When the browser says the network is gone, the socket is let go at once: requests then
+// go over HTTP, which tells the player (the banner) and sends a move again when it can.
+if (typeof window !== "undefined") window.addEventListener("offline", () => socket?.close());
+
+export function connectPlay() {
+  if (socket || typeof WebSocket === "undefined" || !navigator.onLine || Date.now() - opened < REOPEN_MS) return;
+  opened = Date.now();
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play`);
+  socket = ws;
+  ws.onmessage = (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch (failure) { return; }
+    const entry = pending.get(data.id);
+    if (!entry) return;
+    pending.delete(data.id);
+    clearTimeout(entry.timer);
+    if (data.game) entry.resolve(data.game);
+    else entry.reject(refused(data.status ?? 500, data));
+  };
+  ws.onclose = () => {
+    if (socket === ws) socket = null;
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.lost();
+    }
+  };
+}
+
+// A request of the table page: ``op`` and its ``fields`` over the game socket, or the
+// same as a POST of ``body`` to ``path``. ``recover`` answers a request whose answer the
+// socket lost (say, by looking whether the move was played); without it, the request is
+// sent again over HTTP when a second copy is harmless, and otherwise fails as offline.
+export function request(op, fields, path, body, recover = null) {
+  const http = () => api(path, { method: "POST", body });
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    connectPlay();
+    return http();
+  }
+  const ws = socket;
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    const lost = () => {
+      if (recover) recover(http).then(resolve, reject);
+      else if (retryable("POST", body)) http().then(resolve, reject);
+      else reject(Object.assign(new Error(t("error.offline_gave_up")), { status: 0, code: "offline" }));
+    };
+    const timer = setTimeout(() => ws.close(), ANSWER_MS); // its close reports the loss
+    pending.set(id, { resolve, reject, lost, timer });
+    ws.send(JSON.stringify({ id, op, ...fields }));
+  });
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

@@ -2,7 +2,7 @@
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
 import { t, lang } from "./i18n.js";
-import { api, toast } from "./api.js";
+import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
 import { el } from "./dom.js";
@@ -42,6 +42,7 @@ export async function start(main) {
       } catch (error) { if (error.status !== 404) throw error; }
     }
     const current = await api("/api/games/current");
+    connectPlay(); // this browser has its cookie now: the socket is ready for a new game
     if (current.game) return show(await online.adopt(current.game));
     show(null);
   } catch (error) {
@@ -54,7 +55,7 @@ async function newGame(settings) {
   if (busy) return;
   busy = true;
   try {
-    show(await api("/api/games", { method: "POST", body: settings }));
+    show(await request("new", settings, "/api/games", settings));
     toast(t(settings.mode === "daily" ? "toast.daily_started" : "toast.new_game"));
   } catch (error) {
     toast(error.message, "error");
@@ -72,7 +73,15 @@ async function play(token) {
   const before = game;
   const path = `/api/${game.online ? "tables" : "games"}/${game.id}`;
   try {
-    const after = await api(`${path}/moves`, { method: "POST", body: { move: token, after: game.moves.length } });
+    const body = { move: token, after: game.moves.length };
+    // a move whose answer the socket lost may have been played: the game says whether
+    const played = async (http) => {
+      const now = await api(path);
+      return now.moves.length === body.after + 1 && now.moves[body.after] === token ? now : http();
+    };
+    const after = game.online
+      ? await api(`${path}/moves`, { method: "POST", body })
+      : await request("move", { game: game.id, ...body }, `${path}/moves`, body, played);
     selected = null; giving = false;
     if (online.same(after, game)) render(); // online: the table pushed it already
     else show(after, before);
@@ -88,7 +97,7 @@ async function undo() {
   if (busy || !game || game.online || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
   busy = true;
   try {
-    show(await api(`/api/games/${game.id}/undo`, { method: "POST" }));
+    show(await request("undo", { game: game.id }, `/api/games/${game.id}/undo`));
     toast(t("toast.undone"));
   } catch (error) { toast(error.message, "error"); } finally { busy = false; }
 }
@@ -856,6 +865,7 @@ function show(view, before = null) {
   if (selected !== null && before && before.room[selected] !== view?.room[selected]) { selected = null; giving = false; } // online: the partner moved
   game = view;
   if (view && !view.online) {
+    if (view.owner) connectPlay(); // its next moves go over the game socket
     try { localStorage.setItem(STORE_KEY, view.id); } catch (e) { /* private mode */ }
     const url = new URL(location.href);
     if (url.searchParams.get("game") !== view.id || url.searchParams.has("table")) { url.searchParams.delete("table"); url.searchParams.set("game", view.id); history.replaceState(null, "", url); }

@@ -1,0 +1,209 @@
+"""A player's own games: starting one, a move, an undo. One implementation
+(:class:`Play`) serves both ways a browser may ask: an HTTP request each (the API), or a
+message on the page's game socket, ``/api/play``.
+
+The socket is how the table page plays. Over HTTP every move pays for a request: its
+parsing, the middleware, the cookie's signature, the dependencies. Over the socket the
+player is known once, when it connects, and a move is one small message each way. Every
+message is a request with an ``id``; its answer carries the same ``id`` and either the
+game, exactly as the HTTP API would answer it, or the refusal in the API's one error shape
+with the HTTP status it would have had::
+
+    → {"id": 1, "op": "new", "mode": "random", "ruleset": "solo", "options": {}}
+    ← {"id": 1, "game": {...}}
+    → {"id": 2, "op": "move", "game": "Hk3…", "move": "KS/w", "after": 0}
+    ← {"id": 2, "status": 409, "error": {"code": "illegal_move", ...}}
+    → {"id": 3, "op": "undo", "game": "Hk3…"}
+
+The same rate limits apply as over HTTP, and a flood of messages closes the socket (1008).
+A socket without the server's signed cookie is refused (4401): the page then plays over
+HTTP, whose first answer gives it one. Online tables keep their own socket (``coop.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+import orjson
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field, StringConstraints
+
+from scoundrel.core import Rules, parse_date
+from scoundrel.store import GameStore, NotFound, StoreError
+
+from .errors import answer
+from .guard import GAME_ID, error_body, foreign
+from .identity import PLAYER_COOKIE, Identity
+from .limits import Buckets, DailyGate
+from .views import game_view
+
+log = logging.getLogger("scoundrel.web")
+
+#: What a page may send on its game socket: a burst, then messages per second (the rate
+#: limits on moves and new games apply besides).
+MESSAGE_BURST = 30
+MESSAGE_RATE = 10.0
+#: The longest request id echoed back (a page counts 1, 2, 3…).
+MAX_ID = 40
+
+
+#: An option's name and value as a client may send them: short (every real one is).
+OptionName = Annotated[str, StringConstraints(max_length=24)]
+OptionValue = (
+    Annotated[str, StringConstraints(max_length=24)] | bool | Annotated[int, Field(ge=-99, le=99)]
+)
+
+
+class NewGame(BaseModel):
+    """A new game, as ``POST /api/games`` and the socket's ``new`` ask for it."""
+
+    mode: Literal["random", "daily", "archive"] = "random"
+    ruleset: Literal["solo", "coop"] = "solo"
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=10)
+    date: str | None = Field(default=None, max_length=10)
+    """The day of an ``archive`` game (YYYY-MM-DD, before today)."""
+
+
+class MoveIn(BaseModel):
+    move: str = Field(min_length=1, max_length=16)
+    after: int | None = Field(default=None, ge=0, le=10_000)
+    """How many moves the player had seen: a move chosen on an older position is refused."""
+
+
+class Play:
+    """What a player does to their own games, however the request arrives."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        identity: Identity,
+        buckets: Buckets,
+        gate: DailyGate,
+        clock: Callable[[], _dt.date],
+    ) -> None:
+        self.store = store
+        self.identity = identity
+        self.buckets = buckets
+        self.gate = gate
+        self.clock = clock
+
+    def new(self, me: str, address: str | None, body: NewGame) -> dict[str, Any]:
+        """A new game for ``me`` (or their attempt at the dungeon of the day)."""
+        rules = Rules.from_options(body.ruleset, body.options)
+        client = None
+        if body.mode == "daily":  # a new scored attempt is counted against the address
+            date = self.clock().isoformat()
+            if self.store.daily_attempt(me, date, rules.ruleset) is None:
+                client = self.gate.admit(address, date, rules.ruleset)
+        day = None if body.date is None else date_of(body.date)
+        stored = self.store.start(me, body.mode, rules, today=self.clock(), client=client, day=day)
+        return game_view(stored, self.store.state(stored), owner=True)
+
+    def move(self, me: str, game_id: str, move: str, after: int | None) -> dict[str, Any]:
+        """``me`` plays ``move`` in their game, chosen on the position after ``after``
+        moves."""
+        stored, state = self.store.play(game_id, me, move.strip(), after=after)
+        return game_view(stored, state, owner=True, revealed=stored.revealed(self.clock()))
+
+    def undo(self, me: str, game_id: str) -> dict[str, Any]:
+        """``me`` takes back the last move of their game."""
+        stored, state = self.store.undo(game_id, me)
+        return game_view(stored, state, owner=True)
+
+    # ------------------------------------------------------------------ the socket
+
+    def message(self, me: str, address: str | None, text: str | bytes) -> bytes:
+        """The answer to one message of the game socket, as JSON."""
+        asked: Any = None
+        try:
+            try:
+                request = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                raise StoreError("a message is one JSON object", reason="invalid_message") from None
+            if not isinstance(request, dict):
+                raise StoreError("a message is one JSON object", reason="invalid_message")
+            asked = request.get("id")
+            if not (asked is None or isinstance(asked, int | str)) or len(str(asked)) > MAX_ID:
+                asked = None
+            view = self._dispatch(me, address, request)
+            return orjson.dumps({"id": asked, "game": view})
+        except Exception as problem:  # every refusal is answered; the socket stays open
+            known = answer(problem)
+            if known is None:
+                log.error("a game socket message failed", exc_info=problem)
+                known = (500, error_body("internal", "the server failed to answer"), None)
+            status, body, _headers = known
+            return orjson.dumps({"id": asked, "status": status, **body})
+
+    def _dispatch(self, me: str, address: str | None, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        if op == "new":
+            self.buckets.take("new_games", "new games", me, address)
+            self.identity.make_row(me, address)
+            fields = {key: value for key, value in request.items() if key not in ("id", "op")}
+            return self.new(me, address, NewGame.model_validate(fields))
+        if op == "move":
+            game_id, body = game_of(request), MoveIn.model_validate(request)
+            self.buckets.take("moves", "moves", me, address)
+            return self.move(me, game_id, body.move, body.after)
+        if op == "undo":
+            return self.undo(me, game_of(request))
+        raise StoreError("op must be new, move or undo", reason="unknown_op")
+
+    async def serve(self, websocket: WebSocket) -> None:
+        """One page's game socket, until it closes."""
+        if foreign(websocket):  # another site's page may not play with this browser's cookie
+            await websocket.close(code=4403, reason="connections come from this site's pages")
+            return
+        me = self.identity.verify(websocket.cookies.get(PLAYER_COOKIE))
+        if me is None:
+            await websocket.close(code=4401, reason="no player yet: play over HTTP first")
+            return
+        address = websocket.client.host if websocket.client else None
+        await websocket.accept()
+        allowance, last = float(MESSAGE_BURST), time.monotonic()
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                moment = time.monotonic()
+                allowance = min(MESSAGE_BURST, allowance + (moment - last) * MESSAGE_RATE)
+                last = moment
+                if allowance < 1:  # a flood: this connection is closed, nothing else
+                    await websocket.close(code=1008, reason="too many messages")
+                    return
+                allowance -= 1
+                text = message.get("text")
+                if text is None:
+                    text = message.get("bytes") or b""
+                reply = self.message(me, address, text)
+                await websocket.send({"type": "websocket.send", "text": reply.decode()})
+        except WebSocketDisconnect:
+            return
+
+
+def game_of(request: dict[str, Any]) -> str:
+    """The game a message names: an id the server could have made, else not found."""
+    game_id = request.get("game")
+    if not isinstance(game_id, str) or not GAME_ID.match(game_id):
+        raise NotFound("there is no such game", reason="no_such_game")
+    return game_id
+
+
+def date_of(text: str) -> _dt.date:
+    """A day named in a request (YYYY-MM-DD), or a 400 ``bad_date`` naming the problem."""
+    try:
+        return parse_date(text)
+    except ValueError as error:
+        raise StoreError(str(error), reason="bad_date") from None
+
+
+def add_play_socket(app: FastAPI, play: Play) -> None:
+    @app.websocket("/api/play")
+    async def play_socket(websocket: WebSocket) -> None:
+        await play.serve(websocket)
