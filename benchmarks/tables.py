@@ -5,8 +5,9 @@
 
 Starts ``scoundrel serve --workers N`` on a free loopback port (a fresh SQLite file unless
 ``--db`` names a database, which is emptied first; with several workers give PostgreSQL
-and Redis). Half the players play solo over HTTP; the other half sit in co-op pairs at
-online tables, each player following the table over its WebSocket. Every player waits a
+and Redis). Half the players play solo as the table page does, over the game socket
+(``/api/play``); the other half sit in co-op pairs at online tables, each player following
+the table over its WebSocket. Every player waits a
 random "think" time before each move. Measured: every move's round trip (request sent to
 response read), and for the co-op pairs the partner update (move sent to the partner's
 socket receiving the view that holds it). Prints throughput and p50/p90/p99/max for both,
@@ -33,7 +34,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web import answering, cpu_seconds, free_port
+from web import answering, cpu_seconds, free_port, socket_player
 
 
 def start(workers: int, db: str, redis: str | None, port: int) -> subprocess.Popen[bytes]:
@@ -77,24 +78,10 @@ class Results:
 
 
 async def solo(base: str, number: int, args: argparse.Namespace, out: Results) -> None:
-    rng = random.Random(args.seed * 1000 + number)
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        await asyncio.sleep(rng.uniform(0, args.think[1]))
-        view = (await client.post("/api/games", json={"mode": "random"})).json()
-        for _ in range(args.moves):
-            if view["status"] != "playing":
-                view = (await client.post("/api/games", json={"mode": "random"})).json()
-            await asyncio.sleep(rng.uniform(*args.think))
-            started = time.perf_counter()
-            response = await client.post(
-                f"/api/games/{view['id']}/moves",
-                json={"move": pick(view, rng), "after": len(view["moves"])},
-            )
-            out.moves.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                out.errors.append(f"{response.status_code} {response.text[:80]}")
-                return
-            view = response.json()
+    """A solo player, as the table page plays: over the game socket (see web.py)."""
+    await socket_player(
+        base, number, args.moves, tuple(args.think), args.seed, out.moves, out.errors
+    )
 
 
 async def pair(base: str, number: int, args: argparse.Namespace, out: Results) -> None:

@@ -140,6 +140,7 @@ def connect(url: str | None = None) -> Engine:
     options: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         options["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        options["pool_use_lifo"] = True
     else:
         # A database server may restart: the first statement that meets a dropped
         # connection fails (the API answers 503) and the whole pool is renewed, so the next
