@@ -29,12 +29,9 @@ from scoundrel.store import Forbidden, GameStore, StoredGame
 from scoundrel.store.tables import Tables
 
 from .guard import foreign
+from .limits import Flood
 from .live import Hub
 from .views import game_view, hint_view
-
-#: What a player's browser may send on a table's socket: a burst, then messages per second.
-MESSAGE_BURST = 30
-MESSAGE_RATE = 10.0
 
 
 class NewTable(BaseModel):
@@ -257,16 +254,12 @@ def add_table_routes(
                     await websocket.send_json(event)
 
         async def receive() -> None:
-            allowance, last = float(MESSAGE_BURST), time.monotonic()
+            flood = Flood()  # what a player's browser may send on a table's socket
             while True:
                 text = await websocket.receive_text()
-                moment = time.monotonic()
-                allowance = min(MESSAGE_BURST, allowance + (moment - last) * MESSAGE_RATE)
-                last = moment
-                if allowance < 1:  # a flood: this connection is closed, the table is not
+                if flood.over():  # this connection is closed, the table is not
                     await websocket.close(code=1008, reason="too many messages")
                     return
-                allowance -= 1
                 try:
                     message = json.loads(text) if len(text) <= 512 else None
                 except ValueError:

@@ -151,6 +151,27 @@ class Buckets:
         return min(rate.burst, level + (moment - since) * rate.per_second)
 
 
+class Flood:
+    """The messages one WebSocket may send: a burst of ``burst``, then ``per_second``
+    (a token bucket of its own, kept by the connection)."""
+
+    def __init__(self, burst: int = 30, per_second: float = 10.0) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self._level = float(burst)
+        self._since = time.monotonic()
+
+    def over(self) -> bool:
+        """Count one more message: True once they come faster than allowed."""
+        moment = time.monotonic()
+        self._level = min(self.burst, self._level + (moment - self._since) * self.per_second)
+        self._since = moment
+        if self._level < 1:
+            return True
+        self._level -= 1
+        return False
+
+
 class DailyGate:
     """At most ``per_address`` scored attempts at each dungeon of the day from one client
     address (``None``: no limit; loopback: no limit, see the module's note). The address is

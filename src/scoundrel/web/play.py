@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
-import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -38,15 +37,11 @@ from scoundrel.store import GameStore, NotFound, StoreError
 from .errors import answer
 from .guard import GAME_ID, error_body, foreign
 from .identity import PLAYER_COOKIE, Identity
-from .limits import Buckets, DailyGate
+from .limits import Buckets, DailyGate, Flood
 from .views import game_view
 
 log = logging.getLogger("scoundrel.web")
 
-#: What a page may send on its game socket: a burst, then messages per second (the rate
-#: limits on moves and new games apply besides).
-MESSAGE_BURST = 30
-MESSAGE_RATE = 10.0
 #: The longest request id echoed back (a page counts 1, 2, 3…).
 MAX_ID = 40
 
@@ -165,19 +160,15 @@ class Play:
             return
         address = websocket.client.host if websocket.client else None
         await websocket.accept()
-        allowance, last = float(MESSAGE_BURST), time.monotonic()
+        flood = Flood()  # messages per second; the limits on moves and new games besides
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                moment = time.monotonic()
-                allowance = min(MESSAGE_BURST, allowance + (moment - last) * MESSAGE_RATE)
-                last = moment
-                if allowance < 1:  # a flood: this connection is closed, nothing else
+                if flood.over():  # this connection is closed, nothing else
                     await websocket.close(code=1008, reason="too many messages")
                     return
-                allowance -= 1
                 text = message.get("text")
                 if text is None:
                     text = message.get("bytes") or b""
