@@ -7,7 +7,7 @@ Starts ``scoundrel serve --workers N`` on a free loopback port (a fresh SQLite f
 ``--db`` names a database, which is emptied first; with several workers give PostgreSQL
 and Redis). Half the players play solo as the table page does, over the game socket
 (``/api/play``); the other half sit in co-op pairs at online tables, each player following
-the table over its WebSocket. Every player waits a
+the table over its WebSocket and acting on it, as the page does. Every player waits a
 random "think" time before each move. Measured: every move's round trip (request sent to
 response read), and for the co-op pairs the partner update (move sent to the partner's
 socket receiving the view that holds it). Prints throughput and p50/p90/p99/max for both,
@@ -103,10 +103,14 @@ async def pair(base: str, number: int, args: argparse.Namespace, out: Results) -
                 )
             )
         waiting: dict[int, tuple[float, int]] = {}  # position -> (when sent, by whom)
+        answers: dict[int, asyncio.Future[dict[str, Any]]] = {}  # request id -> its answer
 
         async def follow(socket: Any, me: int) -> None:
             async for raw in socket:
                 message = json.loads(raw)
+                if message["type"] == "answer":
+                    answers.pop(message["id"]).set_result(message)
+                    continue
                 if message["type"] != "view":
                     continue
                 game = message["game"]
@@ -129,14 +133,16 @@ async def pair(base: str, number: int, args: argparse.Namespace, out: Results) -
             given = move.startswith(">") and "/" not in move
             count = len(view["moves"])
             waiting[count * 2 + 1 if given else (count + 1) * 2] = (started, who)
-            response = await clients[who].post(
-                f"/api/tables/{view['id']}/moves", json={"move": move, "after": len(view["moves"])}
-            )
+            # as the table page does: the action over the mover's socket
+            answers[count] = asyncio.get_running_loop().create_future()
+            request = {"type": "move", "id": count, "move": move, "after": count}
+            await sockets[who].send(json.dumps(request))
+            answer = await asyncio.wait_for(answers[count], 30)
             out.moves.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                out.errors.append(f"{response.status_code} {response.text[:80]}")
+            if "game" not in answer:
+                out.errors.append(f"{answer.get('status')} {str(answer.get('error'))[:80]}")
                 break
-            view = response.json()
+            view = answer["game"]
         await asyncio.sleep(0.5)  # the last updates arrive
         for task in followers:
             task.cancel()

@@ -140,12 +140,13 @@ async def socket_player(
     times: list[float],
     errors: list[str],
 ) -> None:
-    """A player as the table page plays: its first request over HTTP (which gives it its
-    cookie), then new games and moves over the game socket, ``/api/play``."""
+    """A player as the table page plays: the page asks for the game in play (an HTTP
+    request, whose answer gives it its cookie), then starts games and moves over the game
+    socket, ``/api/play``."""
     rng = random.Random(seed * 1000 + number)
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         await asyncio.sleep(rng.uniform(0, think[1]))
-        view = (await client.post("/api/games", json={"mode": "random"})).json()
+        view = (await client.get("/api/games/current")).json()["game"] or {"status": "none"}
         cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
     url = base.replace("http://", "ws://", 1) + "/api/play"
     async with websockets.connect(

@@ -6,6 +6,7 @@ fixture hands out."""
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +23,17 @@ if not CHROMIUM.exists():
         "no Chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
         allow_module_level=True,
     )
+
+
+def served(tmp_path_factory: Any, name: str) -> Iterator[str]:
+    """A module's server for browser tests: a fresh SQLite database named ``name`` and the
+    tests' fixed date (2026-11-29); yields its address (use with ``yield from``)."""
+    from scoundrel.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / f"{name}.sqlite3"
+    app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
+    with running(app) as base:
+        yield base
 
 
 @contextlib.contextmanager

@@ -7,7 +7,6 @@ reload mid-game, and watch every API response for a card that has not been seen 
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
 import re
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsers import dealing, running, slow_motion, take_first_offered
+from browsers import dealing, served, slow_motion, take_first_offered
 
 CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^[RB]J$")
 PHONE = {"width": 390, "height": 844}
@@ -31,12 +30,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from scoundrel.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
-    app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
-    with running(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "browser")
 
 
 class Watcher:

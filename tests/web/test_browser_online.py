@@ -10,14 +10,13 @@ monster, the leader sees where the partner points.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browsers import dealing, running, take_first_offered
+from browsers import dealing, served, take_first_offered
 
 #: Buttons that act on the game: none may be enabled on a page whose turn it is not.
 ACTIONS = "button.choice, button.flee, button.hint-button, button.undo, button.take-back"
@@ -25,12 +24,7 @@ ACTIONS = "button.choice, button.flee, button.hint-button, button.undo, button.t
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from scoundrel.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "online.sqlite3"
-    app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
-    with running(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "online")
 
 
 @pytest.fixture
@@ -54,6 +48,15 @@ class Player:
         self.context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
         self.page = self.context.new_page()
         self.errors: list[str] = []
+        self.posts: list[str] = []  # the API's POST addresses this page asked for
+        self.page.on(
+            "request",
+            lambda request: (
+                self.posts.append(request.url.split("/api/", 1)[-1])
+                if request.method == "POST" and "/api/" in request.url
+                else None
+            ),
+        )
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
 
@@ -275,6 +278,8 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
             "The dungeon is cleared!",
             "The dungeon claims another hero.",
         )
+    for player in (one, two):  # every move, give and take-back went over the table socket
+        assert not [p for p in player.posts if p.endswith(("/moves", "/take-back"))], player.posts
     for player in (one, two):  # the players get the record, the replay and the analysis
         page = player.page
         assert page.locator(".over a.button[href='/replay/" + table + "']").count() == 1

@@ -4,23 +4,17 @@ the game goes on over HTTP with no move lost and none played twice."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browsers import running, take_first_offered
+from browsers import served, take_first_offered
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from scoundrel.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "socket.sqlite3"
-    app = create_app(f"sqlite:///{db}", today=lambda: dt.date(2026, 11, 29))
-    with running(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "socket")
 
 
 class Traffic:

@@ -377,3 +377,61 @@ def test_a_flooding_socket_is_closed_and_the_table_goes_on(
         assert closed.value.code == 1008
     after = act(one, two, view, view["legal"][0]["move"])
     assert len(after["moves"]) == 1
+
+
+def test_moves_and_a_take_back_over_the_table_socket(
+    new_client: Callable[..., TestClient],
+) -> None:
+    """The table page acts over its socket: each action is answered there as the HTTP
+    route answers it, the partner's socket gets the new view, and refusals come in the
+    API's error shape with their status."""
+    one, two, view = seated(new_client)
+    path = f"/api/tables/{view['id']}/live"
+    with one.websocket_connect(path) as leader, two.websocket_connect(path) as partner:
+        receive_until(leader, "view")
+        receive_until(partner, "view")
+        stale = {"type": "move", "id": 1, "move": view["legal"][0]["move"], "after": 5}
+        leader.send_json(stale)
+        refused = receive_until(leader, "answer")
+        assert refused["id"] == 1 and refused["status"] == 409
+        assert refused["error"]["reason"] == "stale_position"
+        partner.send_json({"type": "move", "id": 2, "move": view["legal"][0]["move"]})
+        wrong_turn = receive_until(partner, "answer")
+        assert (wrong_turn["status"], wrong_turn["error"]["reason"]) == (
+            409,
+            "not_your_turn_room",
+        )
+        leader.send_json({"type": "take_back", "id": 6})  # nothing was given
+        nothing = receive_until(leader, "answer")
+        assert (nothing["status"], nothing["error"]["reason"]) == (409, "nothing_given")
+        move = view["legal"][0]["move"]
+        leader.send_json({"type": "move", "id": 3, "move": move, "after": 0})
+        answered = receive_until(leader, "answer")
+        assert answered["id"] == 3 and answered["game"]["moves"] == [move]
+        assert answered["game"]["you"] == 1
+        pushed = receive_until(partner, "view")["game"]
+        assert pushed["moves"] == [move] and pushed["you"] == 2
+        # a monster given, then taken back, over the socket
+        given = next((e for e in answered["game"]["legal"] if e.get("give")), None)
+        if given is not None and answered["game"]["to_act"] == 1:
+            leader.send_json({"type": "move", "id": 4, "move": given["move"], "after": 1})
+            assert receive_until(leader, "answer")["game"]["pending"] == given["card"]
+            leader.send_json({"type": "take_back", "id": 5})
+            back = receive_until(leader, "answer")
+            assert back["id"] == 5 and back["game"]["pending"] is None
+    shown = one.get(f"/api/tables/{view['id']}").json()
+    assert shown["moves"] == [move] and shown["pending"] is None
+
+
+def test_a_watcher_acting_on_the_table_socket_is_refused(
+    new_client: Callable[..., TestClient],
+) -> None:
+    one, _two, view = seated(new_client)
+    third = new_client()
+    with third.websocket_connect(f"/api/tables/{view['id']}/live") as watcher:
+        receive_until(watcher, "view")
+        watcher.send_json({"type": "move", "id": "w1", "move": view["legal"][0]["move"]})
+        refused = receive_until(watcher, "answer")
+        assert refused["id"] == "w1" and refused["status"] == 403
+        assert refused["error"]["reason"] == "watching"
+    assert one.get(f"/api/tables/{view['id']}").json()["moves"] == []

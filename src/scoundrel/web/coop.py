@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
+import orjson
 from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -28,8 +29,9 @@ from scoundrel.core import Rules, State
 from scoundrel.store import Forbidden, GameStore, StoredGame
 from scoundrel.store.tables import Tables
 
+from .errors import refusal, request_id
 from .guard import foreign
-from .limits import Flood
+from .limits import Buckets, Flood
 from .live import Hub
 from .views import game_view, hint_view
 
@@ -111,6 +113,7 @@ def add_table_routes(
     visitor without a valid cookie, who may only watch)."""
     tables = Tables(store)
     limit = app.state.limit  # the rate limits of the games at one table apply here too
+    buckets: Buckets = app.state.buckets
 
     def view_for(
         game_id: str, player_id: str | None, played: tuple[StoredGame, State] | None = None
@@ -196,6 +199,7 @@ def add_table_routes(
             await websocket.close(code=4404, reason="there is no such table")
             return
         hero = await run_in_threadpool(tables.hero_of, game_id, player_id) if player_id else None
+        address = websocket.client.host if websocket.client else None
         silent = bool(stored.rules.options.get("silent_leader"))
         await websocket.accept()
         sent: tuple[Any, ...] | None = None
@@ -253,6 +257,29 @@ def add_table_routes(
                 elif kind in ("select", "point") and event.get("hero") != hero:
                     await websocket.send_json(event)
 
+        def act(message: dict[str, Any]) -> dict[str, Any]:
+            """A move or a take-back sent on the socket, answered on it as the HTTP routes
+            answer them (with the same rate limit); the mover's view goes with the answer,
+            so the nudge that follows sends it nothing more."""
+            nonlocal sent
+            asked = request_id(message)
+            try:
+                buckets.take("moves", "moves", player_id, address)
+                if message.get("type") == "move":
+                    body = TableMoveIn.model_validate(message)
+                    stored, state = tables.play(
+                        game_id, player_id or "", body.move, after=body.after
+                    )
+                else:
+                    stored, state = tables.take_back(game_id, player_id or "")
+            except Exception as problem:
+                return {"type": "answer", "id": asked, **refusal(problem)}
+            you = tables.hero_of(game_id, player_id) if player_id else None
+            names = tables.names(game_id)
+            sent = (stored.moves, stored.pending, stored.hint_count, tuple(sorted(names)), you)
+            view = table_view(stored, state, you, names, clock())
+            return {"type": "answer", "id": asked, "game": view}
+
         async def receive() -> None:
             flood = Flood()  # what a player's browser may send on a table's socket
             while True:
@@ -264,9 +291,17 @@ def add_table_routes(
                     message = json.loads(text) if len(text) <= 512 else None
                 except ValueError:
                     continue
-                if not isinstance(message, dict) or hero is None:
+                if not isinstance(message, dict):
                     continue
                 kind = message.get("type")
+                if kind in ("move", "take_back"):
+                    answered = act(message)
+                    if "game" in answered:
+                        await changed(game_id)
+                    await websocket.send_text(orjson.dumps(answered).decode())
+                    continue
+                if hero is None:
+                    continue
                 card = message.get("card")
                 if card is not None and not (isinstance(card, str) and len(card) <= 3):
                     continue

@@ -7,6 +7,7 @@ headers; :func:`install_refusals` makes it the HTTP API's handler for each of th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +23,10 @@ from scoundrel.store import StoreError
 from .guard import error_body, excerpt, shorten_quotes
 from .limits import RateLimited
 
+log = logging.getLogger("scoundrel.web")
+
+#: The longest request id a socket answer echoes back (a page counts 1, 2, 3…).
+MAX_ID = 40
 #: A refusal: the HTTP status, the body, and headers to add (or None).
 Answer = tuple[int, dict[str, Any], Mapping[str, str] | None]
 
@@ -105,6 +110,26 @@ def answer(problem: Exception) -> Answer | None:
         found = _problems(problem.errors(), 0)
         return 422, error_body("invalid_request", found or "the message is not valid"), None
     return None
+
+
+def refusal(problem: Exception) -> dict[str, Any]:
+    """A refusal as a socket answers it: the HTTP status beside the ``{"error": …}`` body.
+    A fault nobody expected is logged and answered 500 ``internal``, without its details."""
+    known = answer(problem)
+    if known is None:
+        log.error("a socket message failed", exc_info=problem)
+        known = (500, error_body("internal", "the server failed to answer"), None)
+    status, body, _headers = known
+    return {"status": status, **body}
+
+
+def request_id(message: dict[str, Any]) -> Any:
+    """The id a socket message gives its request, echoed in the answer: a number or a
+    short text (anything else is answered with ``null``)."""
+    asked = message.get("id")
+    if asked is None or isinstance(asked, bool) or not isinstance(asked, int | str):
+        return None
+    return asked if len(str(asked)) <= MAX_ID else None
 
 
 REFUSALS: tuple[type[Exception], ...] = (

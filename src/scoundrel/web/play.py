@@ -34,16 +34,13 @@ from pydantic import BaseModel, Field, StringConstraints
 from scoundrel.core import Rules, parse_date
 from scoundrel.store import GameStore, NotFound, StoreError
 
-from .errors import answer
-from .guard import GAME_ID, error_body, foreign
+from .errors import refusal, request_id
+from .guard import GAME_ID, foreign
 from .identity import PLAYER_COOKIE, Identity
 from .limits import Buckets, DailyGate, Flood
 from .views import game_view
 
 log = logging.getLogger("scoundrel.web")
-
-#: The longest request id echoed back (a page counts 1, 2, 3…).
-MAX_ID = 40
 
 
 #: An option's name and value as a client may send them: short (every real one is).
@@ -121,18 +118,11 @@ class Play:
                 raise StoreError("a message is one JSON object", reason="invalid_message") from None
             if not isinstance(request, dict):
                 raise StoreError("a message is one JSON object", reason="invalid_message")
-            asked = request.get("id")
-            if not (asked is None or isinstance(asked, int | str)) or len(str(asked)) > MAX_ID:
-                asked = None
+            asked = request_id(request)
             view = self._dispatch(me, address, request)
             return orjson.dumps({"id": asked, "game": view})
         except Exception as problem:  # every refusal is answered; the socket stays open
-            known = answer(problem)
-            if known is None:
-                log.error("a game socket message failed", exc_info=problem)
-                known = (500, error_body("internal", "the server failed to answer"), None)
-            status, body, _headers = known
-            return orjson.dumps({"id": asked, "status": status, **body})
+            return orjson.dumps({"id": asked, **refusal(problem)})
 
     def _dispatch(self, me: str, address: str | None, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")

@@ -57,19 +57,65 @@ function refused(status, data) {
   return error;
 }
 
+// ---------------------------------------------------------------- requests over a socket
+
+const ANSWER_MS = 10000; // an open socket that answers nothing for this long is dropped
+
+// Requests sent over a WebSocket, each answered by a message with the same id. Whenever
+// the socket is not open the same request goes over HTTP instead, so play never waits
+// for it; a request whose answer the socket lost is answered by ``recover`` (say, by
+// looking whether the move was played), else sent again over HTTP when a second copy is
+// harmless (a move names the position it was chosen on), else it fails as offline.
+export class Asker {
+  constructor() { this.pending = new Map(); this.asked = 0; }
+
+  // ``message`` over ``ws``, or the same as a POST of ``body`` to ``path``.
+  ask(ws, message, path, body, recover = null) {
+    const http = () => api(path, { method: "POST", body });
+    if (!ws || ws.readyState !== WebSocket.OPEN) return http();
+    const id = ++this.asked;
+    return new Promise((resolve, reject) => {
+      const lost = () => {
+        if (recover) recover(http).then(resolve, reject);
+        else if (retryable("POST", body)) http().then(resolve, reject);
+        else reject(Object.assign(new Error(t("error.offline_gave_up")), { status: 0, code: "offline" }));
+      };
+      const timer = setTimeout(() => ws.close(), ANSWER_MS); // its close reports the loss
+      this.pending.set(id, { ws, resolve, reject, lost, timer });
+      ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  // An answer from the socket: true if it was one of ours.
+  answered(data) {
+    const entry = this.pending.get(data?.id);
+    if (!entry) return false;
+    this.pending.delete(data.id);
+    clearTimeout(entry.timer);
+    if (data.game) entry.resolve(data.game);
+    else entry.reject(refused(data.status ?? 500, data));
+    return true;
+  }
+
+  // The socket ``ws`` closed: every request still waiting for it is recovered.
+  lost(ws) {
+    for (const [id, entry] of this.pending) {
+      if (entry.ws !== ws) continue;
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.lost();
+    }
+  }
+}
+
 // ---------------------------------------------------------------- the game socket
 // The table page starts games, moves and undoes over one WebSocket (/api/play), each
 // message answered as the HTTP API would answer it, for a fraction of a request's cost.
-// Whenever the socket is not open the same request goes over HTTP, so play never waits for
-// it; a request whose answer the socket lost is sent again over HTTP when a second copy is
-// harmless (a move names the position it was chosen on), else it fails as offline.
 
-const ANSWER_MS = 10000; // an open socket that answers nothing for this long is dropped
 const REOPEN_MS = 3000;
+const asker = new Asker();
 let socket = null;
 let opened = 0;
-let asked = 0;
-const pending = new Map(); // request id → { resolve, reject, lost, timer }
 
 // When the browser says the network is gone, the socket is let go at once: requests then
 // go over HTTP, which tells the player (the banner) and sends a move again when it can.
@@ -81,47 +127,19 @@ export function connectPlay() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play`);
   socket = ws;
   ws.onmessage = (event) => {
-    let data;
-    try { data = JSON.parse(event.data); } catch (failure) { return; }
-    const entry = pending.get(data.id);
-    if (!entry) return;
-    pending.delete(data.id);
-    clearTimeout(entry.timer);
-    if (data.game) entry.resolve(data.game);
-    else entry.reject(refused(data.status ?? 500, data));
+    try { asker.answered(JSON.parse(event.data)); } catch (failure) { /* not an answer */ }
   };
   ws.onclose = () => {
     if (socket === ws) socket = null;
-    for (const [id, entry] of pending) {
-      pending.delete(id);
-      clearTimeout(entry.timer);
-      entry.lost();
-    }
+    asker.lost(ws);
   };
 }
 
-// A request of the table page: ``op`` and its ``fields`` over the game socket, or the
-// same as a POST of ``body`` to ``path``. ``recover`` answers a request whose answer the
-// socket lost (say, by looking whether the move was played); without it, the request is
-// sent again over HTTP when a second copy is harmless, and otherwise fails as offline.
+// A request of the table page for one of its own games: ``op`` and its ``fields`` over
+// the game socket, or the same as a POST of ``body`` to ``path`` (see Asker).
 export function request(op, fields, path, body, recover = null) {
-  const http = () => api(path, { method: "POST", body });
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
-    connectPlay();
-    return http();
-  }
-  const ws = socket;
-  const id = ++asked;
-  return new Promise((resolve, reject) => {
-    const lost = () => {
-      if (recover) recover(http).then(resolve, reject);
-      else if (retryable("POST", body)) http().then(resolve, reject);
-      else reject(Object.assign(new Error(t("error.offline_gave_up")), { status: 0, code: "offline" }));
-    };
-    const timer = setTimeout(() => ws.close(), ANSWER_MS); // its close reports the loss
-    pending.set(id, { resolve, reject, lost, timer });
-    ws.send(JSON.stringify({ id, op, ...fields }));
-  });
+  if (!socket || socket.readyState !== WebSocket.OPEN) connectPlay();
+  return asker.ask(socket, { op, ...fields }, path, body, recover);
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

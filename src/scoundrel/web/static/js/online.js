@@ -4,7 +4,7 @@
 // what only an online table has: whose seat is whose, the invite, the monster given to the
 // partner. The server decides whose turn it is and what is legal: nothing is decided here.
 import { t, bootData } from "./i18n.js";
-import { api, errorText, toast } from "./api.js";
+import { api, Asker, errorText, toast } from "./api.js";
 import { symbol } from "./cards.js";
 import { refusalText } from "./board.js";
 import { el } from "./dom.js";
@@ -24,6 +24,7 @@ let thinking = null; // {hero, card}: the card the player to act has selected
 let pointer = null; // {hero, card}: the card the partner points at for the leader
 let sent = { kind: null, card: null }; // what this page last told the table it selects
 let shownVersion = null; // the position shown: pointing and thinking end when it changes
+const tableAsker = new Asker(); // actions sent on the table's socket, waiting for answers
 let fresh = false; // a new connection: its first view is followed by what this page selects
 let busy = false;
 
@@ -157,7 +158,7 @@ async function takeBack() {
   if (busy || !game) return;
   busy = true;
   try {
-    hooks.show(await api(`/api/tables/${encodeURIComponent(game.id)}/take-back`, { method: "POST" }));
+    hooks.show(await act("take_back", {}, `/api/tables/${encodeURIComponent(game.id)}/take-back`));
   } catch (error) {
     toast(error.message, "error");
   } finally { busy = false; }
@@ -221,6 +222,7 @@ function connect() {
     receive(message);
   });
   ws.addEventListener("close", (event) => {
+    tableAsker.lost(ws); // actions sent on it and not answered: looked up, or sent over HTTP
     if (socket !== ws) return;
     socket = null;
     if (event.code === 4404 || !following) return; // no such table: nothing to follow
@@ -248,7 +250,9 @@ window.addEventListener("online", () => { if (following && !socket) { delay = FI
 
 function receive(message) {
   const game = hooks.current();
-  if (message.type === "view") {
+  if (message.type === "answer") {
+    tableAsker.answered(message);
+  } else if (message.type === "view") {
     const view = message.game;
     if (!view || view.id !== following) return;
     delay = FIRST_DELAY;
@@ -289,6 +293,12 @@ export function sync() {
   if (card === null && sent.card === null) { sent.kind = kind; return; }
   if (sent.kind && sent.kind !== kind && sent.card !== null) send({ type: sent.kind, card: null });
   if (send({ type: kind, card })) sent = { kind, card };
+}
+
+// An action at the table shown (a move, a give, a take-back), over its socket, answered
+// there as the HTTP route answers it; over HTTP when the socket is not open (see Asker).
+export function act(type, fields, path, body, recover = null) {
+  return tableAsker.ask(socket, { type, ...fields }, path, body, recover);
 }
 
 function send(message) {

@@ -75,12 +75,16 @@ async function play(token) {
   try {
     const body = { move: token, after: game.moves.length };
     // a move whose answer the socket lost may have been played: the game says whether
+    const gives = game.online && token.startsWith(">") && !token.includes("/"); // waits for the partner
     const played = async (http) => {
       const now = await api(path);
-      return now.moves.length === body.after + 1 && now.moves[body.after] === token ? now : http();
+      const done = gives
+        ? now.pending === token.slice(1) && now.moves.length === body.after
+        : now.moves.length === body.after + 1 && now.moves[body.after] === token;
+      return done ? now : http();
     };
     const after = game.online
-      ? await api(`${path}/moves`, { method: "POST", body })
+      ? await online.act("move", body, `${path}/moves`, body, played)
       : await request("move", { game: game.id, ...body }, `${path}/moves`, body, played);
     selected = null; giving = false;
     if (online.same(after, game)) render(); // online: the table pushed it already
