@@ -82,3 +82,16 @@ def browser() -> Iterator[object]:
     from browsers import launched
 
     yield from launched()
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``dealt(seed)``: the next random dungeons of a server running in this process (the
+    browser tests' servers) are this known deal."""
+    import scoundrel.store.games as games_module
+    from scoundrel.core import random_deal
+
+    def deal(seed: int) -> None:
+        monkeypatch.setattr(games_module, "random_deal", lambda rules, *_: random_deal(rules, seed))
+
+    return deal

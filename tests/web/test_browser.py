@@ -216,19 +216,6 @@ def test_coop_room_with_help_card_by_keys_and_clicks(browser: Any, server: str) 
     context.close()
 
 
-@pytest.fixture
-def dealt(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """``dealt(seed)``: the server's next random dungeons are this known deal (the server
-    runs in this process)."""
-    import scoundrel.store.games as games_module
-    from scoundrel.core import random_deal
-
-    def deal(seed: int) -> None:
-        monkeypatch.setattr(games_module, "random_deal", lambda rules, *_: random_deal(rules, seed))
-
-    return deal
-
-
 def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) -> None:
     dealt(1)  # first room 10♠ 2♠ 9♥ Q♠: the bot fights 10♠ bare-handed first
     context, page, watcher = _page(browser, server)

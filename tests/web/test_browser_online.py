@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,19 +25,6 @@ ACTIONS = "button.choice, button.flee, button.hint-button, button.undo, button.t
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from served(tmp_path_factory, "online")
-
-
-@pytest.fixture
-def dealt(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
-    """``dealt(seed)``: the server's next random dungeons are this known deal (the server
-    runs in this process)."""
-    import scoundrel.store.games as games_module
-    from scoundrel.core import random_deal
-
-    def deal(seed: int) -> None:
-        monkeypatch.setattr(games_module, "random_deal", lambda rules, *_: random_deal(rules, seed))
-
-    return deal
 
 
 class Player:
