@@ -79,8 +79,8 @@ _MOVE = _compare_and_set(
     "finished_at",
     "pending",
 )
-_STEP = _compare_and_set("moves", "move_count", "updated_at", "pending")
 _STEP_CHANGES = frozenset({"moves", "move_count", "updated_at", "pending"})
+_STEP = _compare_and_set(*sorted(_STEP_CHANGES))
 
 
 class _Direct:

@@ -17,7 +17,7 @@ from pathlib import Path
 from string import Template
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
@@ -35,7 +35,7 @@ from .coop import add_table_routes
 from .errors import Refused, install_refusals
 from .examples import examples_view
 from .guard import MAX_BODY, BodyLimit, SecurityHeaders, install_errors, known_game_id
-from .identity import PLAYER_COOKIE, Identity, PlayerCookie, add_transfer_routes
+from .identity import Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
 from .limits import (
     Buckets,
@@ -392,11 +392,7 @@ def create_app(
             else {"id": mine.id, "status": mine.status, "score": mine.score},
         }
 
-    def identify(websocket: WebSocket) -> str | None:
-        """The player behind a WebSocket, from the same cookie (None: a watcher)."""
-        return identity.verify(websocket.cookies.get(PLAYER_COOKIE))
-
-    app.state.tables = add_table_routes(app, store, hub, player, identify, clock)
+    app.state.tables = add_table_routes(app, store, hub, player, identity.socket_player, clock)
     add_play_socket(app, play)
 
     @app.get("/api/examples")

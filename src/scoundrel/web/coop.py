@@ -31,7 +31,7 @@ from scoundrel.store.tables import Tables
 
 from .errors import refusal, request_id
 from .guard import foreign
-from .limits import Buckets, Flood
+from .limits import Buckets, Flood, client_address
 from .live import Hub
 from .views import game_view, hint_view
 
@@ -199,7 +199,7 @@ def add_table_routes(
             await websocket.close(code=4404, reason="there is no such table")
             return
         hero = await run_in_threadpool(tables.hero_of, game_id, player_id) if player_id else None
-        address = websocket.client.host if websocket.client else None
+        address = client_address(websocket)
         silent = bool(stored.rules.options.get("silent_leader"))
         await websocket.accept()
         sent: tuple[Any, ...] | None = None

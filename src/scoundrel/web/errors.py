@@ -149,7 +149,9 @@ def install_refusals(app: FastAPI) -> None:
     """Answer each of :data:`REFUSALS` over HTTP as :func:`answer` says."""
 
     async def refuse(_request: Request, problem: Exception) -> JSONResponse:
-        status, body, headers = answer(problem) or (500, error_body("internal", ""), None)
+        known = answer(problem)
+        assert known is not None, f"{type(problem).__name__} has a handler but no answer"
+        status, body, headers = known
         return JSONResponse(status_code=status, content=body, headers=headers)
 
     for kind in REFUSALS:

@@ -89,6 +89,11 @@ class Identity:
             return None
         return player_id
 
+    def socket_player(self, websocket: HTTPConnection) -> str | None:
+        """The player behind a WebSocket, from the signed cookie (None: no player, who may
+        only watch)."""
+        return self.verify(websocket.cookies.get(PLAYER_COOKIE))
+
     def identify(self, request: HTTPConnection) -> str:
         """The player behind a request: the id its cookie names if the server signed it (or
         an older player's bare id), else a fresh one; the answer carries the cookie when

@@ -36,8 +36,8 @@ from scoundrel.store import GameStore, NotFound, StoreError
 
 from .errors import refusal, request_id
 from .guard import GAME_ID, foreign
-from .identity import PLAYER_COOKIE, Identity
-from .limits import Buckets, DailyGate, Flood
+from .identity import Identity
+from .limits import Buckets, DailyGate, Flood, client_address
 from .views import game_view
 
 log = logging.getLogger("scoundrel.web")
@@ -144,11 +144,11 @@ class Play:
         if foreign(websocket):  # another site's page may not play with this browser's cookie
             await websocket.close(code=4403, reason="connections come from this site's pages")
             return
-        me = self.identity.verify(websocket.cookies.get(PLAYER_COOKIE))
+        me = self.identity.socket_player(websocket)
         if me is None:
             await websocket.close(code=4401, reason="no player yet: play over HTTP first")
             return
-        address = websocket.client.host if websocket.client else None
+        address = client_address(websocket)
         await websocket.accept()
         flood = Flood()  # messages per second; the limits on moves and new games besides
         try:
