@@ -16,7 +16,8 @@ with the HTTP status it would have had::
     → {"id": 3, "op": "undo", "game": "Hk3…"}
 
 The same rate limits apply as over HTTP, and a flood of messages closes the socket (1008).
-A socket without the server's signed cookie is refused (4401): the page then plays over
+A socket without the server's signed cookie is refused before it opens (close code 4401
+for an ASGI client; a browser sees the handshake answered 403): the page then plays over
 HTTP, whose first answer gives it one. Online tables keep their own socket (``coop.py``).
 """
 
