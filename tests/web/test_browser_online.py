@@ -377,3 +377,20 @@ def test_an_invalid_invite_says_so_in_the_players_language(browser: Any, server:
     page.wait_for_selector("form.setup")
     assert [e for e in player.errors if "404" not in e] == []
     player.close()
+
+
+def test_a_browser_hears_that_a_table_is_not_there(browser: Any, server: str) -> None:
+    """The live socket of a table that does not exist closes with 4404 as a browser sees it
+    (a socket refused before it opens would reach the page as a failed handshake, 1006,
+    and the page would keep reconnecting to nothing)."""
+    player = Player(browser, server)
+    page = player.page
+    page.goto(server + "/")
+    code = page.evaluate(
+        """() => new Promise((resolve) => {
+            const ws = new WebSocket(`ws://${location.host}/api/tables/nothing/live`);
+            ws.addEventListener("close", (event) => resolve(event.code));
+        })"""
+    )
+    assert code == 4404
+    player.close()

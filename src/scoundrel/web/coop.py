@@ -196,6 +196,10 @@ def add_table_routes(
         try:
             stored = await run_in_threadpool(tables.table, game_id)
         except Exception:
+            # Accepted first, so that the page sees the close code: a socket refused before
+            # it opens reaches a browser as a failed handshake (1006), and the page would
+            # keep trying to follow a table that is not there.
+            await websocket.accept()
             await websocket.close(code=4404, reason="there is no such table")
             return
         hero = await run_in_threadpool(tables.hero_of, game_id, player_id) if player_id else None
