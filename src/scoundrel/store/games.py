@@ -7,6 +7,7 @@ only succeeds if nobody else moved first (compare-and-set on the move count).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import json
@@ -85,18 +86,21 @@ _STEP = _compare_and_set(*sorted(_STEP_CHANGES))
 
 class _Direct:
     """A statement SQLAlchemy compiles once for a SQLite engine, then run straight through
-    the driver on a connection from the engine's pool, in a transaction of its own.
+    the driver on a connection of the calling thread's own, in autocommit: the statement
+    is its own transaction.
 
-    A move's compare-and-set write is most of what the store does per move, and through
-    SQLAlchemy's execute it cost about four times the driver's own work (56 against 15
-    µs in a loop; 0.20 against 0.07 ms per move inside the server). The SQL and the
-    conversion of each value are still SQLAlchemy's. A driver error comes out as
-    SQLAlchemy's exception of the same name (``OperationalError``, ``IntegrityError``…),
-    as it would from execute."""
+    A move's compare-and-set write is most of what the store does per move. Through
+    SQLAlchemy's execute it cost about four times the driver's own work (56 against 15 µs
+    in a loop); through a connection checked out of the pool and back for each statement,
+    about twice (the checkout, the checkin's rollback, and a BEGIN and COMMIT of the
+    driver's). The SQL and the conversion of each value are still SQLAlchemy's. A driver
+    error comes out as SQLAlchemy's exception of the same name (``OperationalError``,
+    ``IntegrityError``…), as it would from execute, and the thread's connection is made
+    anew for the next statement."""
 
-    def __init__(self, statement: Any, engine: Engine) -> None:
+    def __init__(self, statement: Any, engine: Engine, own: _Connections) -> None:
         compiled = statement.compile(dialect=engine.dialect)
-        self.engine = engine
+        self.own = own
         self.sql = str(compiled)
         names = compiled.positiontup or ()
         self.order = [  # each value's name, and how SQLAlchemy converts it for the driver
@@ -104,19 +108,44 @@ class _Direct:
         ]
 
     def run(self, params: dict[str, Any]) -> int:
-        """Run the statement with ``params`` and commit; how many rows it changed."""
+        """Run the statement with ``params`` (committed by itself); how many rows it
+        changed."""
         values = [params[name] if not to else to(params[name]) for name, to in self.order]
-        pooled = self.engine.raw_connection()
+        connection = self.own.get()
         try:
-            connection: Any = pooled.driver_connection
-            try:
-                count = int(connection.execute(self.sql, values).rowcount)
-                connection.commit()
-            except sqlite3.Error as failure:  # as SQLAlchemy's class of the same name
-                raise DBAPIError.instance(self.sql, values, failure, sqlite3.Error) from failure
-        finally:
-            pooled.close()
-        return count
+            return int(connection.execute(self.sql, values).rowcount)
+        except sqlite3.Error as failure:  # as SQLAlchemy's class of the same name
+            self.own.drop()
+            raise DBAPIError.instance(self.sql, values, failure, sqlite3.Error) from failure
+
+
+class _Connections(threading.local):
+    """Each thread's own driver connection to a SQLite engine's database, taken from the
+    engine once (so with its settings: the wait for a lock, WAL, foreign keys) and kept
+    out of its pool, in autocommit."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.connection: sqlite3.Connection | None = None
+
+    def get(self) -> sqlite3.Connection:
+        connection = self.connection
+        if connection is None:
+            pooled = self.engine.raw_connection()
+            connection = pooled.driver_connection
+            pooled.detach()  # ours from now on: never handed to anybody else
+            assert isinstance(connection, sqlite3.Connection)
+            connection.isolation_level = None
+            self.connection = connection
+        return connection
+
+    def drop(self) -> None:
+        """Close this thread's connection (after a failure); the next statement opens
+        another."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            with contextlib.suppress(sqlite3.Error):
+                connection.close()
 
 
 # A new game's row, built once.
@@ -279,11 +308,10 @@ class GameStore:
             else engine
         )
         # On SQLite a move's write goes straight to the driver (see _Direct).
-        self._direct = (
-            {id(statement): _Direct(statement, engine) for statement in (_MOVE, _STEP, _START)}
-            if engine.dialect.name == "sqlite"
-            else {}
-        )
+        self._direct: dict[int, _Direct] = {}
+        if engine.dialect.name == "sqlite":
+            own = _Connections(engine)
+            self._direct = {id(each): _Direct(each, engine, own) for each in (_MOVE, _STEP, _START)}
 
     def setting(self, key: str, default: str) -> str:
         """The stored setting ``key``, made ``default`` the first time it is asked for."""
