@@ -20,6 +20,7 @@ mutates a fresh copy before anybody else can see it; the benchmark drives the sa
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import sub
@@ -86,6 +87,11 @@ class Hero:
     def can_use_weapon_on(self, card: Card) -> bool:
         """Whether ``/w`` is allowed against this monster (S9, C7)."""
         return self.reach is not None and card.is_monster and reaches(self.reach, card.value)
+
+
+#: Heroes are values, and positions near each other share most of them (a move changes
+#: one hero; every preview repeats the others): one object serves each.
+_hero = functools.lru_cache(maxsize=4096)(Hero)
 
 
 @dataclass(frozen=True)
@@ -323,10 +329,6 @@ class State:
         elif not left and not room:  # S4: the final room is resolved to the end
             self._status = WON  # S12, C9
 
-    def _reach(self, hero: int) -> int:
-        """Monsters below this value may be fought with the hero's weapon (S9, C7)."""
-        return self._reaches[hero]
-
     def _legal_moves(self) -> list[Move]:
         if self._status is not PLAYING:
             return []
@@ -546,8 +548,8 @@ class State:
 
     def _hero(self, i: int) -> Hero:
         """Hero ``i`` counted from 0, known to exist."""
-        reach = self._reach(i)
-        return Hero(
+        reach = self._reaches[i]
+        return _hero(
             self._health[i],
             self._weapon[i],
             self._stack[i],

@@ -8,9 +8,10 @@ the game is over.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State
+from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State, Status
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import move_for
 from scoundrel.solver import hint
@@ -33,10 +34,14 @@ _VALUES = range(2, JOKER_VALUE + 1)
 _VALUE_TEXT = tuple(str(value) for value in range(JOKER_VALUE + 1))
 #: For each card index, its (kind, value) slot in a flat tally of kinds times values.
 _SLOT = tuple(_KIND_ORDER.index(card.kind) * (JOKER_VALUE + 1) + card.value for card in ALL_CARDS)
+_STATUS = {status: status.value for status in Status}
 
 
+@functools.lru_cache(maxsize=4096)
 def _counts(cards: tuple[Card, ...]) -> dict[str, dict[str, int]]:
-    """How many unseen cards of each kind and value, values in ascending order."""
+    """How many unseen cards of each kind and value, values in ascending order. The unseen
+    cards change only when a room is dealt, so most positions share their tally (kept
+    here, never changed by its users)."""
     tally = [0] * (len(_KIND_ORDER) * (JOKER_VALUE + 1))
     slot = _SLOT
     for card in cards:
@@ -50,6 +55,28 @@ def _counts(cards: tuple[Card, ...]) -> dict[str, dict[str, int]]:
     return counts
 
 
+@functools.cache
+def _about_move(move: Move) -> dict[str, Any]:
+    """What a listed move says of itself, the same in every position."""
+    card = move.card
+    return {
+        "move": move.token,
+        "card": None if card is None else card.code,
+        "help": move.help,
+        "weapon": move.weapon,
+    }
+
+
+@functools.cache
+def _may_try(card: Card, coop: bool) -> tuple[Move, ...]:
+    """The moves with ``card`` a player may try and be refused: a weapon fight, the help
+    card."""
+    if card.is_monster:
+        weapon = move_for(card, weapon=True)
+        return (weapon, move_for(card, weapon=True, help=True)) if coop else (weapon,)
+    return (move_for(card, help=True),) if coop else ()
+
+
 def _refusal(state: State, move: Move) -> dict[str, Any] | None:
     refusal = state.explain(move)
     if refusal is None:
@@ -60,42 +87,34 @@ def _refusal(state: State, move: Move) -> dict[str, Any] | None:
 def position_view(state: State) -> dict[str, Any]:
     """A position as a player sees it, with every legal move and its preview."""
     seen = state.observation(state.leader)
+    status = _STATUS
     legal = []
     for move in seen.legal_moves:
         preview = state.preview(move)
         heroes = preview.heroes
-        card = move.card
         legal.append(
             {
-                "move": move.token,
-                "card": None if card is None else card.code,
-                "help": move.help,
-                "weapon": move.weapon,
+                **_about_move(move),
                 "health": [hero.health for hero in heroes],
                 "damage": list(preview.damage),
                 "weapons": [None if hero.weapon is None else hero.weapon.code for hero in heroes],
-                "status": preview.status.value,
+                "status": status[preview.status],
             }
         )
     blocked: dict[str, Any] = {}
     if not state.is_over:
         # what a player may try and be refused: flee, a weapon fight, the help card
-        candidates = [FLEE]
         coop = state.rules.coop_game
-        for card in state.room:
-            if card.is_monster:
-                candidates.append(move_for(card, weapon=True))
-                if coop:
-                    candidates.append(move_for(card, weapon=True, help=True))
-            elif coop:
-                candidates.append(move_for(card, help=True))
+        candidates = [FLEE]
+        for card in seen.room:
+            candidates += _may_try(card, coop)
         for move in candidates:
             refusal = _refusal(state, move)
             if refusal is not None:
                 blocked[move.token] = refusal
     breakdown = state.score_breakdown()
     return {
-        "status": seen.status.value,
+        "status": status[seen.status],
         "score": seen.score,
         "score_breakdown": None if breakdown is None else [list(p) for p in breakdown.parts],
         "heroes": [hero_view(hero) for hero in seen.heroes],
