@@ -224,3 +224,25 @@ def test_once_every_card_is_known_the_chances_are_the_solvers(rules: Rules, seed
             assert solve(after(state, plan.moves)).winnable
             assert result.best.wins == 1
     assert checked >= 6
+
+
+def test_with_no_playout_won_the_fast_bots_choice_is_played() -> None:
+    """Where no way won a single playout the search cannot tell the ways apart by winning:
+    the searching bot plays the fast bot's plan. Where a way won, it plays the search's."""
+    rules = COOP
+    bot = SearchBot(playouts=4)
+    deferred = searched = 0
+    for seed in range(3):
+        for state, _ in walk(rules, seed, randomness=0.3):
+            if state.is_over or (deferred >= 2 and searched >= 2):
+                break
+            seen = state.observation(state.leader)
+            found = bot.search(seen)
+            plan = bot.plan(seen)
+            if found.best.exact or any(e.wins for e in found.estimates):
+                assert plan.moves == found.best.moves
+                searched += 1
+            else:
+                assert plan.moves == Bot().plan(seen).moves
+                deferred += 1
+    assert deferred >= 2 and searched >= 1

@@ -27,6 +27,8 @@ from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
 from .bot import (
+    Bot,
+    Choice,
     Judge,
     Seen,
     Way,
@@ -155,11 +157,21 @@ class SearchBot:
         """Ways kept for the playouts after the fast judgement's first sort."""
 
     def choose(self, observation: Observation) -> Move:
-        return self.search(observation).best.move
+        return self.plan(observation).moves[0]
 
-    def plan(self, observation: Observation) -> Estimate:
-        """The best way found: its moves are the rest of the room (or a flee)."""
-        return self.search(observation).best
+    def plan(self, observation: Observation) -> Estimate | Choice:
+        """The best way found: its moves are the rest of the room (or a flee).
+
+        When no way won a single playout (and the chances are not exact), the playouts
+        cannot tell the ways apart by winning, only by how their games end, and the fast
+        bot's own choice is played instead: it is the judgement the playouts use, with
+        more samples for a flee and the solver for a known end. In co-op, whose playouts
+        almost never win without the solver, this is most decisions."""
+        found = self.search(observation)
+        best = found.best
+        if best.exact or any(estimate.wins for estimate in found.estimates):
+            return best
+        return Bot(self.weights).plan(observation)
 
     def search(
         self,
