@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/web.py [--players 200] [--moves 30] [--think 0.2 1.0]
                                        [--reference GIT_REF] [--rounds 1]
-                                       [--transport auto|socket|http]
+                                       [--transport auto|socket|http] [--pin]
 
 Starts ``scoundrel serve`` on a free loopback port with a fresh SQLite database, then runs
 ``--players`` simulated players at once, each with its own cookie (so its own games). A
@@ -22,7 +22,9 @@ that tree (``PYTHONPATH=TREE/src``, the same installed dependencies) and the sam
 played against it, reference first; both sets of figures are printed side by side with the
 ratio of server CPU per move (this tree's over the reference's). "This tree" is the ``src``
 folder next to this script. ``--rounds N`` runs each server N times, taking turns, and
-reports medians (other work on the machine moves single runs a lot).
+reports medians (other work on the machine moves single runs a lot). ``--pin`` keeps the
+server on a core of its own, the players on the rest: on two cores, the server and the
+load otherwise take turns on both, and single runs of one tree vary by half.
 """
 
 from __future__ import annotations
@@ -81,6 +83,9 @@ def start_server(port: int, db: Path, src: Path | None = None) -> subprocess.Pop
         stderr=subprocess.DEVNULL,
         env=env,
     )
+    core = os.environ.get("SCOUNDREL_BENCH_SERVER_CORE")
+    if core is not None:  # --pin
+        os.sched_setaffinity(server.pid, {int(core)})
     return answering(server, port, 30)
 
 
@@ -428,10 +433,22 @@ def main() -> None:
         help="how players send new games and moves: over the game socket as the table page "
         "does, or an HTTP request each; auto: the socket where the server has one (auto)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="run the server on the last core and the players on the others, so that "
+        "they do not take turns on one core (steadier figures on a small machine)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.rounds < 1 or args.players < 1 or args.moves < 1:
         parser.error("--players, --moves and --rounds must be at least 1")
+    if args.pin:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) < 2:
+            parser.error("--pin needs two cores at least")
+        os.environ["SCOUNDREL_BENCH_SERVER_CORE"] = str(cores[-1])
+        os.sched_setaffinity(0, cores[:-1])  # the players (and the servers' parent)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     result = asyncio.run(main_async(args))
     if args.json:
