@@ -91,7 +91,7 @@ class Hero:
 
 #: Heroes are values, and positions near each other share most of them (a move changes
 #: one hero; every preview repeats the others): one object serves each.
-_hero = functools.lru_cache(maxsize=4096)(Hero)
+_shared_hero = functools.lru_cache(maxsize=4096)(Hero)
 
 
 @dataclass(frozen=True)
@@ -549,7 +549,7 @@ class State:
     def _hero(self, i: int) -> Hero:
         """Hero ``i`` counted from 0, known to exist."""
         reach = self._reaches[i]
-        return _hero(
+        return _shared_hero(
             self._health[i],
             self._weapon[i],
             self._stack[i],

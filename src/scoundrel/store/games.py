@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -685,7 +685,7 @@ class GameStore:
                 reason="no_undo_over",
             )
         moves = stored.moves[:-1]
-        state = self.state(replace(stored, moves=moves))  # the position before it
+        state = self.state(stored.but(moves=moves))  # the position before it
         self._write(
             stored,
             {

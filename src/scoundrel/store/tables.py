@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import replace
 
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -269,4 +268,4 @@ class Tables:
             )
         if result.rowcount != 1:
             raise Conflict(CHANGED, reason="changed_meanwhile")
-        return replace(stored, pending=card)
+        return stored.but(pending=card)
