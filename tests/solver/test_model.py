@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from solver_support import (
     COOP,
     COOP_EASIER,
@@ -39,8 +41,10 @@ from scoundrel.solver.model import (
     Expansion,
     Position,
     code,
+    monster_groups,
     room_moves,
     to_moves,
+    unavoidable_damage,
 )
 
 RULESETS = {
@@ -245,3 +249,45 @@ def test_help_card_once_per_room_in_the_model() -> None:
     for line in expansion.outcomes.values():
         assert sum(1 for item in line if item & HELP) <= 1
     check_position(fresh)
+
+
+def plain_unavoidable_damage(
+    monsters: list[int], weapons: list[int], held: tuple[int, ...], strict: bool
+) -> int:
+    """The bound's damage as its definition says, one monster at a time: each monster left
+    (highest first) meets the best weapon still to come or held by a hero whose reach it is
+    below; in strict play the k-th monster of one value meets the k-th best such weapon."""
+    half = len(held) // 2
+    damage = 0
+    for monster in sorted(set(monsters), reverse=True):
+        usable = sorted(
+            [*weapons, *(held[i] for i in range(half) if monster < held[half + i])],
+            reverse=True,
+        )
+        for copy in range(monsters.count(monster)):
+            best = usable[copy if strict else 0] if (copy if strict else 0) < len(usable) else 0
+            damage += max(0, monster - best)
+    return damage
+
+
+@given(
+    monsters=st.lists(st.integers(2, 14), max_size=26),
+    weapons=st.lists(st.integers(2, 10), max_size=9),
+    hero_weapons=st.lists(st.sampled_from([0, *range(2, 11)]), min_size=1, max_size=2),
+    reaches=st.lists(st.integers(0, 16), min_size=2, max_size=2),
+    strict=st.booleans(),
+)
+def test_unavoidable_damage_meets_its_definition(
+    monsters: list[int],
+    weapons: list[int],
+    hero_weapons: list[int],
+    reaches: list[int],
+    strict: bool,
+) -> None:
+    """S8, S9, C7: the bound's damage, computed a group of same-value monsters at a time
+    with each held weapon joining once, is what the definition gives monster by monster
+    (solo: one hero; co-op: two)."""
+    held = (*hero_weapons, *reaches[: len(hero_weapons)])
+    expected = plain_unavoidable_damage(monsters, sorted(weapons, reverse=True), held, strict)
+    got = unavoidable_damage(monster_groups(monsters), sorted(weapons, reverse=True), held, strict)
+    assert got == expected

@@ -46,6 +46,7 @@ from .model import (
     dominates,
     healing,
     hero_codes,
+    monster_groups,
     room_moves,
     unavoidable_damage,
     won_score,
@@ -54,6 +55,9 @@ from .search import win_line
 
 SAMPLES = 12
 """Sample rooms dealt to judge a flee."""
+
+#: What the bound needs of the cards left: healing, monster groups, weapons, damage seen.
+_Left = tuple[int, tuple[tuple[int, int], ...], list[int], dict[Heroes, int]]
 
 
 @dataclass(frozen=True)
@@ -283,7 +287,7 @@ class Judge:
         self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
         self.pool_weapons = sum(1 for c in pool if WEAPON_BASE <= c < POTION_BASE)
         self._saved: dict[tuple[int, int, int], float] = {}
-        self._left: dict[int, tuple[int, list[int], list[int], dict[Heroes, int]]] = {}
+        self._left: dict[int, _Left] = {}
 
     # ------------------------------------------------------------------ scoring
 
@@ -337,15 +341,15 @@ class Judge:
             heal = healing(potions, len(cards), len(heroes) // 3)
             left = self._left[carry] = (
                 heal,
-                sorted(monsters, reverse=True),
+                monster_groups(monsters),
                 sorted(weapons, reverse=True),
                 {},
             )
-        heal, monsters, weapons, damages = left
+        heal, groups, weapons, damages = left
         held = heroes[1::3] + heroes[2::3]
         damage = damages.get(held)
         if damage is None:
-            damage = damages[held] = unavoidable_damage(monsters, weapons, held, self.strict)
+            damage = damages[held] = unavoidable_damage(groups, weapons, held, self.strict)
         return sum(heroes[0::3]) + heal - damage
 
     def value(self, heroes: Heroes, carry: int) -> float:

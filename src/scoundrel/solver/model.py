@@ -19,7 +19,7 @@ A move is an integer too: the card code, plus :data:`WITH_WEAPON` for ``/w`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.cards import Card, Kind
@@ -269,32 +269,52 @@ def healing(potions: Sequence[int], cards: int, heroes: int) -> int:
 
 
 def unavoidable_damage(
-    monsters: Sequence[int], weapons: Sequence[int], held: Sequence[int], strict: bool
+    monsters: Sequence[tuple[int, int]], weapons: Sequence[int], held: Sequence[int], strict: bool
 ) -> int:
-    """Damage no line avoids: each monster left (values, highest first) meets the best
-    weapon that could be used on it, of the ``weapons`` still to come (highest first) and
-    those ``held`` (the heroes' weapon values, then their reaches); in strict play no
-    weapon slays two monsters of one value (S8, S9, C7)."""
+    """Damage no line avoids: each monster left meets the best weapon that could be used
+    on it, of the ``weapons`` still to come (highest first) and those ``held`` (the heroes'
+    weapon values, then their reaches); in strict play no weapon slays two monsters of one
+    value (S8, S9, C7). ``monsters`` are the values left with how many of each, highest
+    value first (see :func:`monster_groups`)."""
     half = len(held) // 2
     damage = 0
-    previous = -1
+    # The monsters fall, so a held weapon that may meet one may meet every later one: the
+    # held weapons join the usable ones in order of reach, highest first, each once.
+    pending: Sequence[Sequence[int]] = [held[::-1]]  # (reach, value) of each hero
+    if half > 1:
+        pending = sorted(zip(held[half:], held[:half], strict=True), reverse=True)
+    joined = 0
+    if not strict:  # the best usable weapon meets every monster
+        best = weapons[0] if weapons else 0
+        for monster, count in monsters:
+            while joined < half and monster < pending[joined][0]:
+                if pending[joined][1] > best:
+                    best = pending[joined][1]
+                joined += 1
+            if monster > best:
+                damage += (monster - best) * count
+        return damage
     usable: Sequence[int] = weapons
-    copy = 0
-    for monster in monsters:
-        if monster != previous:
-            previous = monster
-            copy = 0
-            usable = weapons
-            for i in range(half):
-                if monster < held[half + i]:
-                    usable = sorted((*usable, held[i]), reverse=True)
-        else:
-            copy += 1
-        k = copy if strict else 0
-        best = usable[k] if k < len(usable) else 0
-        if monster > best:
-            damage += monster - best
+    for monster, count in monsters:
+        if joined < half and monster < pending[joined][0]:
+            while joined < half and monster < pending[joined][0]:
+                joined += 1
+            usable = sorted((*weapons, *(value for _, value in pending[:joined])), reverse=True)
+        for k in range(min(count, len(usable))):  # the k-th copy meets the k-th best
+            if monster > usable[k]:
+                damage += monster - usable[k]
+        if count > len(usable):  # the rest meet no weapon
+            damage += monster * (count - len(usable))
     return damage
+
+
+def monster_groups(monsters: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """Monster values with how many of each, highest first (for
+    :func:`unavoidable_damage`)."""
+    counts: dict[int, int] = {}
+    for monster in monsters:
+        counts[monster] = counts.get(monster, 0) + 1
+    return tuple(sorted(counts.items(), reverse=True))
 
 
 def dominates(a: Heroes, b: Heroes) -> bool:

@@ -76,6 +76,7 @@ from .model import (
     Position,
     dominates,
     healing,
+    monster_groups,
     replay_line,
     unavoidable_damage,
 )
@@ -180,12 +181,7 @@ class _Search:
             potions.sort(reverse=True)
             heal = healing(potions, len(cards), self.heroes)
             bonus = potions[0] if potions else 0
-            reaches: tuple[int, ...] = ()
-            groups: dict[int, int] = {}
-            if self.coop:  # what the co-op search needs more
-                reaches = _reaches(monster_list)
-                for monster in monster_list:
-                    groups[monster] = groups.get(monster, 0) + 1
+            reaches = _reaches(monster_list) if self.coop else ()  # co-op only
             damages: dict[Any, int] = {}
             info = (
                 heal,
@@ -194,7 +190,7 @@ class _Search:
                 tuple(weapon_list),
                 damages,
                 reaches,
-                tuple(groups.items()),
+                monster_groups(monster_list),
                 _faced(key) if self.coop and not self.strict else (),
                 {} if self.coop else damages,  # the co-op bound's own (see _spare)
             )
@@ -205,11 +201,11 @@ class _Search:
 
     def _upper(self, info: _Info, heroes: Heroes) -> int:
         """No line from here scores more than this."""
-        heal, bonus, monsters, weapons, damages, _, _, _, _ = info
+        heal, bonus, _, weapons, damages, _, groups, _, _ = info
         held = heroes[1::3] + heroes[2::3]
         damage = damages.get(held)
         if damage is None:
-            damage = damages[held] = unavoidable_damage(monsters, weapons, held, self.strict)
+            damage = damages[held] = unavoidable_damage(groups, weapons, held, self.strict)
         spare = sum(heroes[0::3]) + heal - damage
         if self.coop:
             top = 2 * MAX_HEALTH
