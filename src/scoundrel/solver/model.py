@@ -125,7 +125,7 @@ class Expansion:
     ``last`` maps an outcome to the value of its last card when that was a potion (S13).
     """
 
-    __slots__ = ("coop", "deaths", "last", "outcomes", "strict", "want_deaths")
+    __slots__ = ("coop", "deaths", "last", "outcomes", "strict", "visited", "want_deaths")
 
     def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
         self.strict = strict
@@ -134,6 +134,11 @@ class Expansion:
         self.outcomes: dict[tuple[tuple[int, ...], Heroes], Line] = {}
         self.last: dict[tuple[tuple[int, ...], Heroes], int] = {}
         self.deaths: list[tuple[Heroes, tuple[int, ...], Line]] = []
+        # Co-op, without deaths: the positions within the room already walked. Two orders
+        # often reach the same one (the same cards left, heroes and potions); the first
+        # walk from it found every outcome it leads to, each with its first line, so a
+        # second one would add nothing.
+        self.visited: set[tuple[object, ...]] | None = None if want_deaths else set()
 
     def run(
         self,
@@ -205,6 +210,12 @@ class Expansion:
         if n == 0:
             self._done(room, heroes, line, potion)
             return
+        visited = self.visited
+        if visited is not None:
+            here = (room, heroes, potions, help_used)
+            if here in visited:
+                return
+            visited.add(here)
         strict = self.strict
         seen = 0
         for i, card in enumerate(room):
