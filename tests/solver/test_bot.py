@@ -246,7 +246,17 @@ def check_hint(state: State) -> str:
     before = tuple(h.health for h in state.heroes)
     assert tuple(pair[0] for pair in advice.health) == before
     data = advice.to_dict()
-    assert data.keys() == {"move", "plan", "reason", "health", "kept", "chances", "text"}
+    assert data.keys() == {
+        "move",
+        "plan",
+        "reason",
+        "health",
+        "kept",
+        "chances",
+        "text",
+        "flee_reason",
+    }
+    assert (advice.reason == "flee") == (advice.flee_reason is not None)
     assert "Chances to win:" in data["text"]
     assert data["move"] == advice.move.token and advice.move.token in advice.text()
     if advice.reason == "flee":

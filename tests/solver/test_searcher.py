@@ -12,7 +12,7 @@ from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
 from test_bot import shuffled_hidden
 
 from scoundrel.core import Move, Rules, State, Status, random_deal
-from scoundrel.solver import Bot, SearchBot, play_game, solve
+from scoundrel.solver import Bot, SearchBot, hint, play_game, solve
 from scoundrel.solver.bot import Seen, weights_for, wilson
 from scoundrel.solver.searcher import FLEE_SAMPLES, _play_out, search_item
 
@@ -246,3 +246,30 @@ def test_with_no_playout_won_the_fast_bots_choice_is_played() -> None:
                 assert plan.moves == Bot().plan(seen).moves
                 deferred += 1
     assert deferred >= 2 and searched >= 1
+
+
+def test_a_hint_advises_the_move_the_searching_bot_plays() -> None:
+    """A hint's move and plan are the searching bot's, also where no way won a playout
+    (then the fast bot's plan, as the bot plays it), with every legal move's chance; a
+    flee advised so says the playouts found no win and names the judgement instead."""
+    rules = COOP
+    bot = SearchBot(playouts=4)
+    judged = searched = 0
+    for seed in range(3):
+        for state, _ in walk(rules, seed, randomness=0.3):
+            if state.is_over or (judged >= 2 and searched >= 1):
+                break
+            seen = state.observation(state.leader)
+            advice = hint(seen, bot=bot)
+            plan = bot.plan(seen)
+            assert advice.plan == plan.moves
+            assert {c.move for c in advice.chances} == set(seen.legal_moves)
+            if any(c.estimate.wins or c.estimate.exact for c in advice.chances):
+                searched += 1
+                continue
+            judged += 1
+            assert advice.plan == Bot().plan(seen).moves
+            if advice.reason == "flee":
+                assert advice.flee_reason == "judged"
+                assert "judged by health" in advice.text()
+    assert judged >= 2 and searched >= 1

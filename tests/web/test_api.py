@@ -1246,7 +1246,18 @@ def test_a_move_chosen_on_an_older_position_is_refused(client: TestClient) -> No
 
 # ---------------------------------------------------------------------- hints
 
-HINT_KEYS = {"move", "plan", "reason", "health", "kept", "chances", "text", "after", "hint_count"}
+HINT_KEYS = {
+    "move",
+    "plan",
+    "reason",
+    "health",
+    "kept",
+    "chances",
+    "text",
+    "after",
+    "hint_count",
+    "flee_reason",
+}
 CHANCE_KEYS = {"move", "chance", "ci95", "mean_score", "games", "exact"}
 
 
@@ -1266,6 +1277,10 @@ def check_hint(app: FastAPI, view: View, advice: View) -> None:
     assert advice["move"] in legal
     assert advice["plan"][0] == advice["move"]
     assert advice["reason"] in ("flee", "face", "final", "doomed")
+    if advice["reason"] == "flee":  # why: more wins, a tie, the score, the fast judgement
+        assert advice["flee_reason"] in ("wins", "tie", "score", "judged")
+    else:
+        assert advice["flee_reason"] is None
     assert [before for before, _ in advice["health"]] == heroes_health(view)
     assert advice["kept"] is None or advice["kept"] in view["room"]
     assert advice["text"].startswith(f"Hint: {advice['move']}.")

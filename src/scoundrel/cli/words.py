@@ -357,10 +357,13 @@ class Words:
 
 
 def _flee_key(hint: Hint) -> str:
-    """A flee is advised for winning more often, for its score on a tie, or for its score
-    when nothing wins (the searching bot ranks by chance, then by mean score)."""
-    flee = next((c.estimate for c in hint.chances if c.move.is_flee), None)
-    others = [c.estimate.chance for c in hint.chances if not c.move.is_flee]
-    if flee is None or flee.chance > max(others, default=0.0):
-        return "hint.flee"
-    return "hint.flee_tie" if flee.chance > 0 else "hint.flee_score"
+    """The sentence for why a flee is advised (:attr:`Hint.flee_reason`)."""
+    return _FLEE_KEYS.get(hint.flee_reason or "wins", "hint.flee")
+
+
+_FLEE_KEYS = {
+    "wins": "hint.flee",
+    "tie": "hint.flee_tie",
+    "score": "hint.flee_score",
+    "judged": "hint.flee_judged",
+}

@@ -18,6 +18,7 @@ from typing import Any
 from ..core.cards import Kind
 from ..core.moves import Move
 from ..core.observation import Observation
+from .bot import Choice
 from .searcher import Estimate, SearchBot, advice_playouts
 
 
@@ -58,6 +59,11 @@ class Hint:
     """The card the plan leaves in the room for the next one."""
     chances: tuple[Chance, ...] = ()
     """Every legal move's chance to win, best first."""
+    flee_reason: str | None = None
+    """Why a flee (``reason`` ``flee``): ``wins``, it wins more often than any way through
+    the room; ``tie``, as often as the best and it scores more on average; ``score``,
+    nothing wins and it scores best on average; ``judged``, nothing wins and the fast
+    judgement (health, weapons, the cards to come) prefers it."""
 
     def text(self) -> str:
         return self.advice() + ("\n" + self.chances_text() if self.chances else "")
@@ -89,22 +95,24 @@ class Hint:
         return f"Hint: {self.move.token}. Plan for this room: {plan}; {cost}{kept}."
 
     def _why_flee(self) -> str:
-        """Why a flee: it wins more often, or as often and scores more, or nothing wins."""
-        flee = next((c.estimate for c in self.chances if c.move.is_flee), None)
-        others = [c.estimate.chance for c in self.chances if not c.move.is_flee]
-        if flee is None or not others or flee.chance > max(others):
-            return (
-                "played out over the orders the unseen cards may lie in, fleeing wins more "
-                "often than any way through this room."
-            )
-        if flee.chance > 0:
+        if self.flee_reason == "tie":
             return (
                 "played out over the orders the unseen cards may lie in, fleeing wins as "
                 "often as the best way through this room and scores more on average."
             )
+        if self.flee_reason == "score":
+            return (
+                "in the games played out over the orders the unseen cards may lie in, no move "
+                "wins, but fleeing scores best on average."
+            )
+        if self.flee_reason == "judged":
+            return (
+                "in the games played out over the orders the unseen cards may lie in, no move "
+                "wins; judged by health, weapons and the cards still to come, fleeing is best."
+            )
         return (
-            "in the games played out over the orders the unseen cards may lie in, no move "
-            "wins, but fleeing scores best on average."
+            "played out over the orders the unseen cards may lie in, fleeing wins more "
+            "often than any way through this room."
         )
 
     def chances_text(self) -> str:
@@ -121,6 +129,7 @@ class Hint:
             "health": [list(pair) for pair in self.health],
             "kept": self.kept,
             "chances": [chance.to_dict() for chance in self.chances],
+            "flee_reason": self.flee_reason,
             "text": self.text(),
         }
 
@@ -162,10 +171,17 @@ def hint(
     """The searching bot's advice for ``observation`` (never the deck order: it cannot see
     it), with every legal move's chance to win."""
     bot = bot or SearchBot(playouts=advice_playouts(observation.rules))
-    search = bot.search(observation, every_move=True, cancel=cancel)
-    best = search.best
+    search, chosen = bot.advise(observation, every_move=True, cancel=cancel)
+    chances = []
+    for move in observation.legal_moves:
+        estimate = search.of(move)
+        if estimate is not None:
+            chances.append(Chance(move, estimate))
+    chances.sort(key=lambda c: (c.estimate.chance, c.estimate.mean_score), reverse=True)
     before = tuple(hero.health for hero in observation.heroes)
-    way = best.way
+    if isinstance(chosen, Choice):  # nothing won a playout: the fast bot's choice
+        return _judged(observation, chosen, before, tuple(chances))
+    way = chosen.way
     if way.flee:
         reason = "flee"
         after = before
@@ -177,21 +193,55 @@ def hint(
             reason = "final"
         else:
             reason = "face"
-    taken = {move.card for move in best.moves}
+    taken = {move.card for move in chosen.moves}
     kept = None
     if reason == "face":
         kept = next((c.code for c in observation.room if c not in taken), None)
-    chances = []
-    for move in observation.legal_moves:
-        estimate = search.of(move)
-        if estimate is not None:
-            chances.append(Chance(move, estimate))
-    chances.sort(key=lambda c: (c.estimate.chance, c.estimate.mean_score), reverse=True)
     return Hint(
-        best.move,
-        best.moves,
+        chosen.move,
+        chosen.moves,
         reason,
         tuple(zip(before, after, strict=True)),
         kept,
         tuple(chances),
+        _flee_reason(chosen, chances) if way.flee else None,
+    )
+
+
+def _flee_reason(flee: Estimate, chances: list[Chance]) -> str:
+    """Why the search's best way is a flee (see :attr:`Hint.flee_reason`)."""
+    others = [c.estimate.chance for c in chances if not c.move.is_flee]
+    if flee.chance > max(others, default=0.0):
+        return "wins"
+    return "tie" if flee.chance > 0 else "score"
+
+
+def _judged(
+    observation: Observation, choice: Choice, before: tuple[int, ...], chances: tuple[Chance, ...]
+) -> Hint:
+    """The hint when no way won a playout: the fast bot's plan, as the searching bot
+    plays it (:meth:`SearchBot.advise`), with every move's chance (all none)."""
+    if choice.move.is_flee:
+        return Hint(
+            choice.move,
+            choice.moves,
+            "flee",
+            tuple((h, h) for h in before),
+            None,
+            chances,
+            "judged",
+        )
+    if choice.face_value is None:  # every way through the room is fatal
+        return Hint(
+            choice.move, choice.moves, "doomed", tuple((h, h) for h in before), None, chances
+        )
+    after = tuple(h - lost for h, lost in zip(before, choice.damage, strict=True))
+    reason = "final" if observation.final_room else "face"
+    return Hint(
+        choice.move,
+        choice.moves,
+        reason,
+        tuple(zip(before, after, strict=True)),
+        choice.kept if reason == "face" else None,
+        chances,
     )

@@ -160,18 +160,28 @@ class SearchBot:
         return self.plan(observation).moves[0]
 
     def plan(self, observation: Observation) -> Estimate | Choice:
-        """The best way found: its moves are the rest of the room (or a flee).
+        """The best way found: its moves are the rest of the room (or a flee)."""
+        return self.advise(observation)[1]
+
+    def advise(
+        self,
+        observation: Observation,
+        every_move: bool = False,
+        cancel: Callable[[], bool] | None = None,
+    ) -> tuple[Search, Estimate | Choice]:
+        """:meth:`search`, and the way to play: the search's best.
 
         When no way won a single playout (and the chances are not exact), the playouts
         cannot tell the ways apart by winning, only by how their games end, and the fast
-        bot's own choice is played instead: it is the judgement the playouts use, with
-        more samples for a flee and the solver for a known end. In co-op, whose playouts
-        almost never win without the solver, this is most decisions."""
-        found = self.search(observation)
+        bot's own choice is played instead (a :class:`~.bot.Choice`): it is the judgement
+        the playouts use, with more samples for a flee and the solver for a known end. In
+        co-op, whose playouts almost never win without the solver, this is most
+        decisions."""
+        found = self.search(observation, every_move, cancel)
         best = found.best
         if best.exact or any(estimate.wins for estimate in found.estimates):
-            return best
-        return Bot(self.weights).plan(observation)
+            return found, best
+        return found, Bot(self.weights).plan(observation)
 
     def search(
         self,

@@ -157,15 +157,12 @@ function healthChanges(pairs) {
   return pairs.map(([before, after], i) => t("hint.change", { hero: heroName(i + 1), before, after })).join(", ");
 }
 
-// The searching bot ranks moves by their chance to win, then by their average score: a
-// flee may be advised for its score alone, when it wins no more often than the best way
-// through the room, or when nothing wins.
+// Why a flee is advised comes with the hint (its flee_reason): it wins more often, it wins
+// as often and scores more, nothing wins and it scores most, or nothing wins and the fast
+// judgement prefers it.
+const FLEE_KEYS = { wins: "hint.flee", tie: "hint.flee_tie", score: "hint.flee_score", judged: "hint.flee_judged" };
 function fleeKey(hint) {
-  const flee = hint.chances?.find((entry) => entry.move === "F");
-  if (!flee) return "hint.flee";
-  const others = Math.max(0, ...hint.chances.filter((entry) => entry.move !== "F").map((entry) => entry.chance));
-  if (flee.chance > others) return "hint.flee";
-  return flee.chance > 0 ? "hint.flee_tie" : "hint.flee_score";
+  return FLEE_KEYS[hint.flee_reason] || "hint.flee";
 }
 
 function adviceText(hint) {
@@ -232,7 +229,7 @@ function advicePanel(hint) {
   if (hint.chances?.length) {
     box.append(el("h3", { id: "chances-title", text: t("hint.chances") }), chancesList(hint));
     const none = hint.chances.every((entry) => entry.chance === 0); // then the scores decide
-    if (none && !(hint.reason === "flee" && fleeKey(hint) === "hint.flee_score")) box.append(el("p", { class: "note", text: t("hint.chances_none") }));
+    if (none && !(hint.reason === "flee" && ["score", "judged"].includes(hint.flee_reason))) box.append(el("p", { class: "note", text: t("hint.chances_none") }));
     box.append(el("p", { class: "note", text: t("hint.chances_note") }));
   }
   box.append(el("p", { class: "note", text: t("hint.counted") }));
