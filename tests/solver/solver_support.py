@@ -225,11 +225,11 @@ def replay_end(state: State, line: tuple[Move, ...] | list[Move]) -> State:
 
 
 class Budget:
-    """A ``cancel`` callback that gives up after ``polls`` polls (the solver polls every
-    4096 nodes): deterministic, unlike a time limit."""
+    """A ``cancel`` callback that gives up after ``polls`` times 4096 nodes (the solver
+    asks every 256): deterministic, unlike a time limit."""
 
     def __init__(self, polls: int) -> None:
-        self.polls = polls
+        self.polls = polls * 16
         self.calls = 0
 
     def __call__(self) -> bool:

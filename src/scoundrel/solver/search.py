@@ -262,10 +262,10 @@ class _Search:
             following: dict[tuple[Any, ...], list[tuple[int, int, tuple[Any, ...]]]] = {}
             for room, dungeon, fled, leader, heroes, taken, potions, help_used, chain in level:
                 self.nodes += 1
-                if not self.nodes & 4095:
+                if not self.nodes & _POLL:
                     if self.cancel is not None and self.cancel():
                         raise Cancelled
-                    if self.progress is not None:
+                    if self.progress is not None and not self.nodes & _TELL:
                         self.progress(self.nodes)
                 final = not dungeon  # S4
                 n = to_resolve(len(room), taken, final)
@@ -353,10 +353,10 @@ class _Search:
         heroes: Heroes,
     ) -> None:
         self.nodes += 1
-        if not self.nodes & 4095:
+        if not self.nodes & _POLL:
             if self.cancel is not None and self.cancel():
                 raise Cancelled
-            if self.progress is not None:
+            if self.progress is not None and not self.nodes & _TELL:
                 self.progress(self.nodes)
         # the order of a room matters only while it can still be fled (S5)
         order = room if dungeon and not fled else tuple(sorted(room))
@@ -662,10 +662,10 @@ class _Search:
         does when ``a + b`` is below what that hero lacked, and the rest lead to positions
         whose own margins cover them. Failures are remembered with their margins."""
         self.nodes += 1
-        if not self.nodes & 4095:
+        if not self.nodes & _POLL:
             if self.cancel is not None and self.cancel():
                 raise Cancelled
-            if self.progress is not None:
+            if self.progress is not None and not self.nodes & _TELL:
                 self.progress(self.nodes)
         h1 = heroes[0]
         h2 = heroes[3]
@@ -876,6 +876,12 @@ _SAFE = 1 << 20
 _FATAL_GUARDS = {n: sum(128 << (8 * i) for i in range(n + 1)) for n in (3, 6)}
 # the guards of four six-bit fields: both heroes' weapon and reach
 _ARMS_GUARDS = sum(32 << (6 * i) for i in range(4))
+#: Every how many nodes (a power of two, less one) a search asks whether to stop: a co-op
+#: beam node costs a quarter of a millisecond, and a cancelled analysis has seconds to
+#: notice even on a busy machine.
+_POLL = 255
+#: Every how many nodes it tells its progress.
+_TELL = 4095
 #: The widths of the beam searches tried before the full search (co-op).
 _BEAMS = (32, 256, 1024)
 #: How many positions of one room start a beam takes before the next ones of any other.
