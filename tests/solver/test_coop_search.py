@@ -211,3 +211,33 @@ def test_beam_and_full_search_agree_on_a_late_position() -> None:
             if solution.winnable:
                 assert replay_end(state, solution.line).status is Status.WON
         assert cards_left(state) <= 13
+
+
+def test_a_full_cache_forgets_its_least_recently_used_half() -> None:
+    """The rooms' caches keep at most twice their size: the half not asked for since the
+    last time they filled is forgotten, an entry asked for meanwhile is kept."""
+    kept: search_module._Kept[int] = search_module._Kept(3)
+    for n in range(3):
+        kept.keep((n,), n + 1)
+    kept.keep((3,), 4)  # full: 0, 1, 2 become the old half
+    assert kept.get((1,)) is None and kept.recall((1,)) == 2  # asked for again: moves back
+    kept.keep((4,), 5)
+    kept.keep((5,), 6)  # full again (3, 1, 4 become the old half): 0 and 2 are forgotten
+    assert [kept.get((n,)) or kept.recall((n,)) for n in range(6)] == [None, 2, None, 4, 5, 6]
+    assert len(kept) + len(kept.old) <= 2 * kept.size
+
+
+def test_tiny_caches_change_nothing_but_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forgetting costs time, never correctness: with every cache a few entries small, the
+    co-op solver gives the same answers on late positions of each variant."""
+    positions = [
+        state for rules in RULESETS.values() for state in late_positions(rules, range(2), 8)
+    ]
+    answers = [(solve(state).winnable, solve(state, best=True).best_score) for state in positions]
+    for name in ("_ROOMS_KEPT", "_LEADS_KEPT", "_PAIRS_KEPT"):
+        monkeypatch.setattr(search_module, name, 4)
+    for name in ("_CARDS_KEPT", "_POSITIONS_KEPT"):
+        monkeypatch.setattr(search_module, name, 8)
+    small = [(solve(state).winnable, solve(state, best=True).best_score) for state in positions]
+    assert small == answers
+    assert len(positions) >= 8 and any(win for win, _ in answers)
