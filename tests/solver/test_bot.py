@@ -255,6 +255,7 @@ def check_hint(state: State) -> str:
         "chances",
         "text",
         "flee_reason",
+        "judged",
     }
     assert (advice.reason == "flee") == (advice.flee_reason is not None)
     assert "Chances to win:" in data["text"]

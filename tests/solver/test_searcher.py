@@ -265,9 +265,11 @@ def test_a_hint_advises_the_move_the_searching_bot_plays() -> None:
             assert advice.plan == plan.moves
             assert {c.move for c in advice.chances} == set(seen.legal_moves)
             if any(c.estimate.wins or c.estimate.exact for c in advice.chances):
+                assert not advice.judged
                 searched += 1
                 continue
             judged += 1
+            assert advice.judged  # the page's note says so, not that scores decided
             assert advice.plan == Bot().plan(seen).moves
             if advice.reason == "flee":
                 assert advice.flee_reason == "judged"

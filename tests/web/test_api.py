@@ -1257,6 +1257,7 @@ HINT_KEYS = {
     "after",
     "hint_count",
     "flee_reason",
+    "judged",
 }
 CHANCE_KEYS = {"move", "chance", "ci95", "mean_score", "games", "exact"}
 
@@ -1281,6 +1282,11 @@ def check_hint(app: FastAPI, view: View, advice: View) -> None:
         assert advice["flee_reason"] in ("wins", "tie", "score", "judged")
     else:
         assert advice["flee_reason"] is None
+    # judged: no playout won, so the fast bot's choice (every chance 0, none exact)
+    assert isinstance(advice["judged"], bool)
+    if advice["judged"]:
+        assert all(c["chance"] == 0 and not c["exact"] for c in advice["chances"])
+    assert advice["flee_reason"] != "judged" or advice["judged"]
     assert [before for before, _ in advice["health"]] == heroes_health(view)
     assert advice["kept"] is None or advice["kept"] in view["room"]
     assert advice["text"].startswith(f"Hint: {advice['move']}.")

@@ -64,6 +64,10 @@ class Hint:
     the room; ``tie``, as often as the best and it scores more on average; ``score``,
     nothing wins and it scores best on average; ``judged``, nothing wins and the fast
     judgement (health, weapons, the cards to come) prefers it."""
+    judged: bool = False
+    """No way won a playout, so the move is the fast bot's choice, by its judgement of
+    health, weapons and the cards to come (see :meth:`SearchBot.advise`), not by the
+    playouts' average score."""
 
     def text(self) -> str:
         return self.advice() + ("\n" + self.chances_text() if self.chances else "")
@@ -130,6 +134,7 @@ class Hint:
             "kept": self.kept,
             "chances": [chance.to_dict() for chance in self.chances],
             "flee_reason": self.flee_reason,
+            "judged": self.judged,
             "text": self.text(),
         }
 
@@ -230,10 +235,17 @@ def _judged(
             None,
             chances,
             "judged",
+            judged=True,
         )
     if choice.face_value is None:  # every way through the room is fatal
         return Hint(
-            choice.move, choice.moves, "doomed", tuple((h, h) for h in before), None, chances
+            choice.move,
+            choice.moves,
+            "doomed",
+            tuple((h, h) for h in before),
+            None,
+            chances,
+            judged=True,
         )
     after = tuple(h - lost for h, lost in zip(before, choice.damage, strict=True))
     reason = "final" if observation.final_room else "face"
@@ -244,4 +256,5 @@ def _judged(
         tuple(zip(before, after, strict=True)),
         choice.kept if reason == "face" else None,
         chances,
+        judged=True,
     )

@@ -228,8 +228,11 @@ function advicePanel(hint) {
   for (const line of adviceText(hint)) box.append(el("p", { text: line }));
   if (hint.chances?.length) {
     box.append(el("h3", { id: "chances-title", text: t("hint.chances") }), chancesList(hint));
-    const none = hint.chances.every((entry) => entry.chance === 0); // then the scores decide
-    if (none && !(hint.reason === "flee" && ["score", "judged"].includes(hint.flee_reason))) box.append(el("p", { class: "note", text: t("hint.chances_none") }));
+    // when nothing won, the hint went by the average scores or by the fast judgement; a
+    // flee's own sentence says which already
+    const none = hint.chances.every((entry) => entry.chance === 0);
+    const said = hint.reason === "flee" && ["score", "judged"].includes(hint.flee_reason);
+    if (none && !said) box.append(el("p", { class: "note", text: t(hint.judged ? "hint.chances_judged" : "hint.chances_none") }));
     box.append(el("p", { class: "note", text: t("hint.chances_note") }));
   }
   box.append(el("p", { class: "note", text: t("hint.counted") }));
