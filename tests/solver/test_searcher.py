@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import pytest
 from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
 from test_bot import shuffled_hidden
 
-from scoundrel.core import Move, Rules, State, Status, random_deal
+from scoundrel.core import Move, Observation, Rules, State, Status, random_deal
 from scoundrel.solver import Bot, SearchBot, hint, play_game, solve
 from scoundrel.solver.bot import Seen, weights_for, wilson
 from scoundrel.solver.searcher import FLEE_SAMPLES, _play_out, search_item
@@ -229,22 +230,19 @@ def test_once_every_card_is_known_the_chances_are_the_solvers(rules: Rules, seed
 def test_with_no_playout_won_the_fast_bots_choice_is_played() -> None:
     """Where no way won a single playout the search cannot tell the ways apart by winning:
     the searching bot plays the fast bot's plan. Where a way won, it plays the search's."""
-    rules = COOP
     bot = SearchBot(playouts=4)
     deferred = searched = 0
-    for seed in range(3):
-        for state, _ in walk(rules, seed, randomness=0.3):
-            if state.is_over or (deferred >= 2 and searched >= 2):
-                break
-            seen = state.observation(state.leader)
-            found = bot.search(seen)
-            plan = bot.plan(seen)
-            if found.best.exact or any(e.wins for e in found.estimates):
-                assert plan.moves == found.best.moves
-                searched += 1
-            else:
-                assert plan.moves == Bot().plan(seen).moves
-                deferred += 1
+    for seen in coop_observations():
+        if deferred >= 2 and searched >= 2:
+            break
+        found = bot.search(seen)
+        plan = bot.plan(seen)
+        if found.best.exact or any(e.wins for e in found.estimates):
+            assert plan.moves == found.best.moves
+            searched += 1
+        else:
+            assert plan.moves == Bot().plan(seen).moves
+            deferred += 1
     assert deferred >= 2 and searched >= 1
 
 
@@ -252,26 +250,33 @@ def test_a_hint_advises_the_move_the_searching_bot_plays() -> None:
     """A hint's move and plan are the searching bot's, also where no way won a playout
     (then the fast bot's plan, as the bot plays it), with every legal move's chance; a
     flee advised so says the playouts found no win and names the judgement instead."""
-    rules = COOP
     bot = SearchBot(playouts=4)
     judged = searched = 0
-    for seed in range(3):
-        for state, _ in walk(rules, seed, randomness=0.3):
-            if state.is_over or (judged >= 2 and searched >= 1):
-                break
-            seen = state.observation(state.leader)
-            advice = hint(seen, bot=bot)
-            plan = bot.plan(seen)
-            assert advice.plan == plan.moves
-            assert {c.move for c in advice.chances} == set(seen.legal_moves)
-            if any(c.estimate.wins or c.estimate.exact for c in advice.chances):
-                assert not advice.judged
-                searched += 1
-                continue
-            judged += 1
-            assert advice.judged  # the page's note says so, not that scores decided
-            assert advice.plan == Bot().plan(seen).moves
-            if advice.reason == "flee":
-                assert advice.flee_reason == "judged"
-                assert "judged by health" in advice.text()
+    for seen in coop_observations():
+        if judged >= 2 and searched >= 1:
+            break
+        advice = hint(seen, bot=bot)
+        plan = bot.plan(seen)
+        assert advice.plan == plan.moves
+        assert {c.move for c in advice.chances} == set(seen.legal_moves)
+        if any(c.estimate.wins or c.estimate.exact for c in advice.chances):
+            assert not advice.judged
+            searched += 1
+            continue
+        judged += 1
+        assert advice.judged  # the page's note says so, not that scores decided
+        assert advice.plan == Bot().plan(seen).moves
+        if advice.reason == "flee":
+            assert advice.flee_reason == "judged"
+            assert "judged by health" in advice.text()
     assert judged >= 2 and searched >= 1
+
+
+def coop_observations() -> Iterator[Observation]:
+    """What the leader sees at each position of co-op games played by the fast bot with
+    some random moves (seeds 0-2), game over excluded."""
+    for seed in range(3):
+        for state, _ in walk(COOP, seed, randomness=0.3):
+            if state.is_over:
+                break
+            yield state.observation(state.leader)
