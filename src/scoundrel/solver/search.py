@@ -413,19 +413,33 @@ class _Search:
 
         Returns ``(kept, dead)``: ``kept`` as :meth:`_expand` gives it, and ``dead`` the
         lines on which a hero dies, played on as if health could go below zero, as
-        ``(card kept, heroes after, deficit)``: the deficit is the least health more (both
-        heroes together) with which the line is not fatal (see :meth:`_fail`). Lines
-        beaten by another in every respect are left out of both. Without ``fatal``,
+        ``(deficit, card kept, leader after, partner after)``, the least deficit first:
+        the deficit is the least health more (both heroes together) with which the line
+        is not fatal (see :meth:`_fail`). Lines beaten by another in every respect are
+        left out of both. Without ``fatal``,
         ``dead`` is empty and lines stop where a hero dies (the beam needs no more)."""
         at = 3 * leader
         lead = heroes[at : at + 3]
         partner = heroes[3 - at : 6 - at]
+        # Each outcome is put together from the leader's part and the partner's, and so is
+        # the number that :func:`_front` compares it by (hero 1's fields first): the parts'
+        # numbers are packed once, and the heroes and line only for the outcomes kept.
+        ahead_at, other_at = (18, 0) if leader == 0 else (0, 18)
+        ahead_at8, other_at8 = (32, 8) if leader == 0 else (8, 32)
+        alone = (partner, 0, _pack(partner) << other_at, _pack8(partner) << other_at8)
         kept: list[tuple[int, Heroes, Line]] = []
-        dead: list[tuple[int, Heroes, int]] = []
+        dead: list[tuple[int, int, Heroes, Heroes]] = []
         for carry, rest in _carries(room, final):
             ways, lost = self._lead(rest, lead, fatal)
-            outcomes = [(ahead + partner, line) for ahead, line in ways]
-            deaths = [(ahead + partner, deficit) for ahead, deficit in lost]
+            other, _, number, number8 = alone
+            outcomes = [
+                (ahead6 << ahead_at | number, ahead, other, 0, line)
+                for ahead, line, ahead6, _ in ways
+            ]
+            deaths = [
+                (ahead8 << ahead_at8 | number8 | _LACK[deficit], ahead, other, deficit)
+                for ahead, deficit, ahead8 in lost
+            ]
             given = 0
             for j, card in enumerate(rest):
                 bit = 1 << card
@@ -434,41 +448,53 @@ class _Search:
                 given |= bit
                 ways, lost = self._lead(rest[:j] + rest[j + 1 :], lead, fatal)
                 for other, move, lack in self._help(card, partner):
+                    number = _pack(other) << other_at
+                    number8 = _pack8(other) << other_at8
                     if not lack:
-                        for ahead, line in ways:
-                            outcomes.append((ahead + other, (move, *line)))
+                        for ahead, line, ahead6, _ in ways:
+                            outcomes.append((ahead6 << ahead_at | number, ahead, other, move, line))
                     elif fatal:
-                        for ahead, _ in ways:
-                            deaths.append((ahead + other, lack))
-                    for ahead, deficit in lost:
-                        deaths.append((ahead + other, deficit + lack))
-            if leader:
-                outcomes = [(both[3:] + both[:3], line) for both, line in outcomes]
-                deaths = [(both[3:] + both[:3], deficit) for both, deficit in deaths]
+                        for ahead, _, _, ahead8 in ways:
+                            deaths.append(
+                                (ahead8 << ahead_at8 | number8 | _LACK[lack], ahead, other, lack)
+                            )
+                    for ahead, deficit, ahead8 in lost:
+                        deficit += lack
+                        deaths.append(
+                            (ahead8 << ahead_at8 | number8 | _LACK[deficit], ahead, other, deficit)
+                        )
             if final:
-                for both, line in outcomes:
-                    kept.append((both[0] + both[3], both, line))  # C10
+                for _, ahead, other, move, line in outcomes:
+                    both = ahead + other if leader == 0 else other + ahead
+                    kept.append((both[0] + both[3], both, (move, *line) if move else line))  # C10
             else:
-                for both, line in _frontier(outcomes):
-                    kept.append((carry, both, line))
+                for _, ahead, other, move, line in _front(outcomes, _GUARDS):
+                    both = ahead + other if leader == 0 else other + ahead
+                    kept.append((carry, both, (move, *line) if move else line))
             if deaths:
-                for both, deficit in _fatal_frontier(deaths):
-                    dead.append((carry, both, deficit))
+                for _, ahead, other, deficit in _front(deaths, _FATAL_GUARDS[6]):
+                    dead.append((deficit, carry, ahead, other))
         if final:
             kept.sort(key=_first, reverse=True)
+        dead.sort(key=_first)  # the least deficit first (see _cface)
         return kept, dead
 
     def _lead(self, cards: tuple[int, ...], hero: Heroes, fatal: bool = True) -> _Lead:
         """Every way for one hero to resolve ``cards`` (C4) and live, none beaten by
-        another, as ``(hero after, line)``; and with ``fatal`` the ways that kill the hero,
-        played on, as ``(hero after, deficit)`` (see :meth:`_pair`)."""
+        another, as ``(hero after, line, its number, its number for fatal lines)``; and
+        with ``fatal`` the ways that kill the hero, played on, as ``(hero after, deficit,
+        its number for fatal lines)`` (see :meth:`_pair`; the numbers as :func:`_pack` and
+        :func:`_pack8` give them)."""
         key = (cards, hero, fatal)
         found = self.leads.get(key) or self.leads.recall(key)
         if found is None:
             outcomes: dict[Heroes, Line] = {}
             deaths: list[tuple[Heroes, int]] = []
             self._walk(cards, hero, False, (), 0, outcomes, deaths if fatal else None)
-            found = _frontier(list(outcomes.items())), _fatal_frontier(deaths)
+            found = (
+                [(h, line, _pack(h), _pack8(h)) for h, line in _frontier(list(outcomes.items()))],
+                [(h, deficit, _pack8(h)) for h, deficit in _fatal_frontier(deaths)],
+            )
             self.leads.keep(key, found)
         return found
 
@@ -717,8 +743,10 @@ class _Search:
                 self._found(score, line)
             if kept:
                 margin = self.target - kept[0][0]
-            for _, after, deficit in dead:
-                short = self.target - after[0] - after[3]
+            for deficit, _, ahead, other in dead:
+                if deficit >= margin:
+                    break
+                short = self.target - ahead[0] - other[0]
                 short = short if short > deficit else deficit
                 if short < margin:
                     margin = short
@@ -741,14 +769,28 @@ class _Search:
             return place
 
         for carry, after, line in kept:
-            key, nxt, info = place_of(carry)
-            after = _normal(after, info[5])
-            spare = self._spare(info, after)
+            key, nxt, info = places.get(carry) or place_of(carry)
+            # _normal and _spare, written out: this loop is most of a node's work
+            h1, w1, r1, h2, w2, r2 = after
+            reaches = info[5]
+            r1 = reaches[r1]
+            if w1 >= r1:
+                w1 = r1 - 1 if r1 else 0
+            r2 = reaches[r2]
+            if w2 >= r2:
+                w2 = r2 - 1 if r2 else 0
+            held = (w1, w2, r1, r2)
+            damages = info[8]
+            damage = damages.get(held)
+            if damage is None:
+                damage = damages[held] = self._pair_damage(info[6], info[3], held, info[7])
+            spare = h1 + h2 + info[0] - damage
             if spare < target:
                 if target - spare < margin:
                     margin = target - spare
                 continue
-            rated.append((spare + min(after[0], after[3]), nxt, key, after, line))
+            after = (h1, w1, r1, h2, w2, r2)
+            rated.append((spare + (h1 if h1 < h2 else h2), nxt, key, after, line))
         rated.sort(key=_first, reverse=True)  # the most promising first
         path = self.path
         for _, nxt, key, after, line in rated:
@@ -763,10 +805,11 @@ class _Search:
             if found < margin:
                 margin = found
         target = self.target
-        for carry, after, deficit in dead if margin > 1 else ():
-            if deficit >= margin:
-                continue
+        for deficit, carry, ahead, other in dead:
+            if deficit >= margin:  # so are the rest: the least deficit comes first
+                break
             info = place_of(carry)[2]
+            after = ahead + other if leader == 0 else other + ahead
             short = target - self._spare(info, _normal(after, info[5]))
             short = short if short > deficit else deficit
             if short < margin:
@@ -938,6 +981,19 @@ def _pack(heroes: Heroes) -> int:
     return packed
 
 
+def _pack8(heroes: Heroes) -> int:
+    """Heroes played on past a death packed eight bits a number (health may be below
+    zero: each number is kept 64 higher, from -63 up), for :func:`_fatal_frontier`."""
+    packed = 0
+    for number in heroes:
+        packed = packed << 8 | (number + 64 if number > -64 else 0)
+    return packed
+
+
+#: A deficit's field in a fatal line's number: the smaller the deficit, the larger.
+_LACK = tuple(127 - deficit if deficit < 127 else 0 for deficit in range(1024))
+
+
 def _reaches(monsters: list[int]) -> tuple[int, ...]:
     """For each reach (0 to FRESH), the least reach that lets the weapon fight the same
     monsters among ``monsters`` (the cards left): one more than the highest of them below
@@ -974,8 +1030,10 @@ def _normal(heroes: Heroes, reaches: tuple[int, ...]) -> Heroes:
     return (h, w, r, h2, w2, r2)
 
 
-_Pair = tuple[list[tuple[int, Heroes, Line]], list[tuple[int, Heroes, int]]]
-_Lead = tuple[list[tuple[Heroes, Line]], list[tuple[Heroes, int]]]
+_Pair = tuple[list[tuple[int, Heroes, Line]], list[tuple[int, int, Heroes, Heroes]]]
+_Lead = tuple[list[tuple[Heroes, Line, int, int]], list[tuple[Heroes, int, int]]]
+#: An item :func:`_front` sorts out: its number first.
+_Numbered = TypeVar("_Numbered", bound=tuple[Any, ...])
 
 
 def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...]:
@@ -1024,42 +1082,38 @@ def _drink(health: int, potion: int) -> int:
 def _fatal_frontier(deaths: list[tuple[Heroes, int]]) -> list[tuple[Heroes, int]]:
     """The fatal lines (heroes played on, deficit) that no other beats: with heroes at
     least as well off and a deficit no larger."""
-    packed = []
-    for i, (heroes, deficit) in enumerate(deaths):
-        number = 0
-        for value in heroes:  # health may be below zero here
-            number = number << 8 | (value + 64 if value > -64 else 0)
-        packed.append((number << 8 | (127 - deficit if deficit < 127 else 0), i))
-    packed.sort(key=_first, reverse=True)
-    guards = _FATAL_GUARDS[len(deaths[0][0])] if deaths else 0
+    if not deaths:
+        return []
+    guards = _FATAL_GUARDS[len(deaths[0][0])]
+    numbered = [
+        (_pack8(heroes) << 8 | _LACK[deficit], heroes, deficit) for heroes, deficit in deaths
+    ]
+    return [(heroes, deficit) for _, heroes, deficit in _front(numbered, guards)]
+
+
+def _front(items: list[_Numbered], guards: int) -> list[_Numbered]:
+    """The items no other beats, by their numbers (``item[0]``, fields with guard bits
+    ``guards``: see :data:`_GUARDS`), largest number first; of equal ones, the first.
+    Sorts ``items`` in place."""
+    items.sort(key=_first, reverse=True)
     front: list[int] = []
-    kept: list[tuple[Heroes, int]] = []
-    for number, i in packed:
+    kept = []
+    for item in items:
+        number = item[0]
         for known in front:
             if not ((known | guards) - number) & guards ^ guards:
                 break
         else:
             front.append(number)
-            kept.append(deaths[i])
+            kept.append(item)
     return kept
 
 
 def _frontier(outcomes: list[tuple[Heroes, Line]]) -> list[tuple[Heroes, Line]]:
     """The outcomes no other outcome beats (:func:`dominates`); of equal ones, the first."""
     # a tuple at least as good in every field packs to a number at least as large
-    packed = sorted(
-        ((_pack(heroes), i) for i, (heroes, _) in enumerate(outcomes)), key=_first, reverse=True
-    )
-    front: list[int] = []
-    kept: list[tuple[Heroes, Line]] = []
-    for number, i in packed:
-        for known in front:
-            if not ((known | _GUARDS) - number) & _GUARDS ^ _GUARDS:
-                break
-        else:
-            front.append(number)
-            kept.append(outcomes[i])
-    return kept
+    numbered = [(_pack(heroes), heroes, line) for heroes, line in outcomes]
+    return [(heroes, line) for _, heroes, line in _front(numbered, _GUARDS)]
 
 
 def _rate(upper: int, heroes: Heroes) -> int:
@@ -1134,7 +1188,7 @@ def win_line(
 ) -> tuple[int, Line] | None:
     """A winning line from a position in search form, with its score (the first found,
     not the best), or ``None`` when no line wins."""
-    search = _Search(position, _lowest_win(position.coop), True, cancel, None)
+    search = _Search(position, lowest_win(position.coop), True, cancel, None)
     search.run()
     if search.best is None:
         return None
@@ -1167,7 +1221,7 @@ def solve(
         return score
 
     coop = state.rules.coop_game
-    win = _lowest_win(coop)
+    win = lowest_win(coop)
     score: int | None = None
     ceiling = None
     if best and not state.is_over:
@@ -1203,7 +1257,7 @@ def solve(
 _LADDER = 10
 
 
-def _lowest_win(coop: bool) -> int:
+def lowest_win(coop: bool) -> int:
     """The lowest winning score: every hero alive with 1 health (S13, C10)."""
     return coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False)
 
