@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from typing import Any
 
 import pytest
 from solver_support import (
@@ -22,7 +23,8 @@ from solver_support import (
 )
 
 from scoundrel.core import Move, Rules, State, Status, random_deal
-from scoundrel.solver import Analysis, Bot, Slip, analyse, solve
+from scoundrel.solver import Analysis, Bot, Cancelled, Slip, analyse, solve
+from scoundrel.solver import analysis as analysis_module
 
 
 def start_of(rules: Rules, seed: int) -> State:
@@ -78,16 +80,20 @@ def check_analysis_shape(analysis: Analysis, start: State) -> None:
         "winnable",
         "best_score",
         "best_line",
+        "line_score",
         "score",
         "moves",
         "slip",
+        "win_slip",
+        "stopped_after",
         "nodes",
         "seconds",
         "review",
     }
     assert data["review"] is None  # the fair review is tested in test_review.py
+    assert data["stopped_after"] is None  # every search finished
     end = replay_end(start, analysis.best_line)
-    assert end.is_over and end.score == analysis.best_score
+    assert end.is_over and end.score == analysis.best_score == analysis.line_score
     assert analysis.winnable == (end.status is Status.WON)
 
 
@@ -277,3 +283,138 @@ def test_unwinnable_deal() -> None:
         assert analysis.slip is not None
         assert analysis.slip.best_before == analysis.best_score
         assert analysis.slip.best_after < analysis.best_score
+
+
+# ---------------------------------------------------------------------- the last chance to win
+
+
+def winnable_at(states: list[State]) -> list[bool]:
+    return [solve(state).winnable for state in states]
+
+
+@pytest.mark.parametrize("seed", [1, 24])
+def test_a_lost_game_names_the_move_after_which_no_win_was_left(seed: int) -> None:
+    """S11, S12: a game of a winnable deal that follows a winning line and then fights every
+    monster bare-handed is lost; the win slip is the first move after which no line wins
+    (solved at every position), with a better move and a winning line from before it."""
+    start = start_of(SOLO, seed)
+    _, line = best_line(SOLO, seed)
+    moves = list(line[: len(line) // 3])
+    state = play(start, moves)
+    while not state.is_over:
+        move = next(m for m in state.legal_moves if not m.is_flee and not m.weapon)
+        moves.append(move)
+        state = state.apply(move)
+    assert state.status is Status.LOST
+    states = start.replay(moves)
+    wins = winnable_at(states)
+    last = next(i for i, win in enumerate(wins) if not win)
+    assert all(wins[:last]) and not any(wins[last:])  # once lost, a win never comes back
+    analysis = analyse(start, moves, fair=False)
+    slip = analysis.win_slip
+    assert slip is not None
+    assert (slip.number, slip.played) == (last, moves[last - 1])
+    assert slip.best_after is None
+    assert slip.better_line[0] is slip.better and slip.better is not slip.played
+    end = replay_end(states[last - 1], slip.better_line)
+    assert end.status is Status.WON and end.score == slip.best_before
+    assert analysis.to_dict()["win_slip"]["best_after"] is None
+
+
+def test_a_won_game_or_an_unwinnable_deal_has_no_win_slip() -> None:
+    _, line = best_line(SOLO, 24)
+    assert analyse(start_of(SOLO, 24), line, fair=False).win_slip is None
+    start = start_of(SOLO, 37)  # cannot be won (see test_unwinnable_deal)
+    moves: list[Move] = []
+    state = start
+    while not state.is_over:
+        move = next(m for m in state.legal_moves if not m.is_flee and not m.weapon)
+        moves.append(move)
+        state = state.apply(move)
+    assert analyse(start, moves, fair=False).win_slip is None
+
+
+# ---------------------------------------------------------------------- within a budget
+
+
+def test_a_search_past_its_budget_says_what_it_did_not_find() -> None:
+    """With no time left for the searches after the first, the analysis still says whether
+    the deal could be won, with a winning line and its score, and the fair review; the best
+    score and the slips are left unknown, and it says after how long it stopped."""
+    index, moves, _, _ = slipped_game(24)
+    start = start_of(SOLO, 24)
+    analysis = analyse(start, moves, best_seconds=0.0)
+    assert analysis.winnable
+    assert analysis.best_score is None and analysis.slip is None and analysis.win_slip is None
+    assert analysis.stopped_after is not None and analysis.stopped_after >= 0
+    end = replay_end(start, analysis.best_line)
+    assert end.status is Status.WON and end.score == analysis.line_score
+    assert analysis.review is not None and len(analysis.review.moves) == len(moves)
+    data = analysis.to_dict()
+    assert data["best_score"] is None and data["stopped_after"] is not None
+    # a deadline already past stops the same searches
+    late = analyse(start, moves, fair=False, best_seconds=None, deadline=0.0)
+    assert late.best_score is None and late.stopped_after is not None
+    # and with time, the same game gets its best score and its slip
+    timely = analyse(start, moves, fair=False, best_seconds=None)
+    assert timely.stopped_after is None and timely.slip is not None
+    assert timely.slip.number == index + 1
+
+
+def test_a_best_score_found_stands_when_the_slip_search_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget running out while the first slip is looked for (simulated: the search
+    for the best score from a later position stops) leaves the best score found."""
+    _, moves, best, _ = slipped_game(24)
+    start = start_of(SOLO, 24)
+    real = analysis_module.reach
+
+    def reach(state: State, target: int, *args: Any) -> Any:
+        if target == best and state is not start:
+            raise Cancelled
+        return real(state, target, *args)
+
+    monkeypatch.setattr(analysis_module, "reach", reach)
+    analysis = analyse(start, moves, fair=False)
+    assert analysis.best_score == best == analysis.line_score
+    assert analysis.slip is None and analysis.stopped_after is not None
+    assert replay_end(start, analysis.best_line).score == best
+
+
+def test_cancelling_stops_the_whole_analysis() -> None:
+    """Cancelling is not a budget: nothing is answered."""
+    start = start_of(SOLO, 24)
+    _, line = best_line(SOLO, 24)
+    with pytest.raises(Cancelled):
+        analyse(start, line, cancel=lambda: True, fair=False)
+
+
+def test_a_coop_analysis_answers_within_its_budget() -> None:
+    """C8, C10: a lost co-op game (the fast bot's) of a winnable deal: within a short budget
+    the analysis says the deal could be won and where the game lost its chance, or says
+    that it stopped; either way it answers, with a winning line from the start."""
+    rules = COOP
+    start = start_of(rules, 41)
+    state, moves = start, []
+    bot = Bot()
+    while not state.is_over:
+        for move in bot.plan(state.observation(state.leader)).moves:
+            moves.append(move)
+            state = state.apply(move)
+            if state.is_over:
+                break
+    assert state.status is Status.LOST
+    analysis = analyse(start, moves, fair=False, best_seconds=15.0)
+    assert analysis.winnable
+    end = replay_end(start, analysis.best_line)
+    assert end.status is Status.WON and end.score == analysis.line_score
+    if analysis.stopped_after is None:
+        assert analysis.best_score is not None and analysis.win_slip is not None
+    else:
+        assert analysis.slip is None
+    slip = analysis.win_slip
+    if slip is not None:
+        states = start.replay(moves)
+        assert solve(states[slip.number - 1]).winnable
+        assert not solve(states[slip.number]).winnable

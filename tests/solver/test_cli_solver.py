@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,12 @@ ANALYSE_KEYS = {
     "winnable",
     "best_score",
     "best_line",
+    "line_score",
     "score",
     "moves",
     "slip",
+    "win_slip",
+    "stopped_after",
     "nodes",
     "seconds",
     "review",
@@ -201,6 +205,44 @@ def test_analyse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "The deal could be won" in out
     assert "still on after 6 moves" in out
     assert "kept the best score within reach" in out
+
+
+def test_analyse_text_of_a_lost_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The fast judgement alone loses solo deal 24, which could be won: the text names the
+    move after which no line could win, and a better one."""
+    game = Game(SOLO, random_deal(SOLO, 24))
+    bot = Bot(solve=False)
+    while not game.is_over:
+        game.play(bot.choose(game.observation()))
+    path = tmp_path / "lost.json"
+    game.record.save(path)
+    assert main(["analyse", str(path), "--no-review"]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"The chance to win was lost at move (\d+), (\S+): after it no line", out)
+    assert found, out
+    number, token = int(found.group(1)), found.group(2)
+    assert game.moves[number - 1].token == token
+    assert "Better was " in out
+    data = run_json(capsys, "analyse", str(path), "--json", "--no-review")
+    lost = data["win_slip"]
+    assert isinstance(lost, dict) and lost["move"] == number and lost["best_after"] is None
+
+
+def test_analyse_within_no_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--best-seconds bounds the searches after the first: with a budget of a millionth of a
+    second they stop, and the analysis says so and still gives a winning line."""
+    line = winning(24)
+    path = write_record(tmp_path / "game.json", SOLO, 24, " ".join(m.token for m in line[:6]))
+    assert main(["analyse", str(path), "--no-review", "--best-seconds", "0.000001"]) == 0
+    out = capsys.readouterr().out
+    assert "The deal could be won: a winning line scores " in out
+    assert "the best score and where the game slipped was stopped after 0 s" in out
+    assert "(--best-seconds gives it more time)" in out
+    assert "kept the best score" not in out
+    data = run_json(capsys, "analyse", str(path), "--json", "--best-seconds", "0.000001")
+    assert data["best_score"] is None and isinstance(data["stopped_after"], float)
+    err = run_error(capsys, "analyse", str(path), "--best-seconds", "-1")
+    assert "--best-seconds must be 0 (no limit) or more" in err
 
 
 @pytest.mark.parametrize("content", ["not json", '{"format": "scoundrel-record/1"}', None])

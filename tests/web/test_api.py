@@ -1418,7 +1418,8 @@ def test_hints_are_marked_on_the_daily_leaderboard(client: TestClient, other: Te
 # ---------------------------------------------------------------------- post-game analysis
 
 ANALYSIS_KEYS = {
-    "winnable", "best_score", "best_line", "score", "moves", "slip", "nodes", "seconds", "review"
+    "winnable", "best_score", "best_line", "line_score", "score", "moves", "slip", "win_slip",
+    "stopped_after", "nodes", "seconds", "review",
 }  # fmt: skip
 REVIEW_KEYS = {"moves", "chances", "counts", "worst", "playouts", "thresholds"}
 JUDGED_KEYS = {"move", "played", "better", "chance", "played_chance", "loss", "grade", "exact"}
@@ -1489,7 +1490,7 @@ def test_analysis_of_a_finished_game(
     started = client.post(f"/api/games/{game_id}/analysis")
     assert started.status_code == 202, started.text
     assert started.json()["state"] == "running"
-    assert started.json()["stage"] in ("queued", "starting", "best", "slip", "review")
+    assert started.json()["stage"] in ("queued", "starting", "win", "review", "slip", "best")
     again = client.post(f"/api/games/{game_id}/analysis")  # idempotent: the same job
     assert again.json()["state"] in ("running", "done")
     player = client.cookies["scoundrel_player"].partition(".")[0]  # the id, then its HMAC
@@ -1507,6 +1508,12 @@ def test_analysis_of_a_finished_game(
     assert result["score"] == end["score"]
     assert result["moves"] == len(end["moves"])
     assert result["best_score"] >= end["score"]
+    assert result["stopped_after"] is None
+    if result["win_slip"] is not None:  # a lost game of a deal that could be won
+        lost = result["win_slip"]
+        assert set(lost) == SLIP_KEYS and lost["best_after"] is None
+        assert end["status"] == "lost" and result["winnable"]
+        assert end["moves"][lost["move"] - 1] == lost["played"]
     if result["slip"] is not None:
         slip = result["slip"]
         assert set(slip) == SLIP_KEYS
@@ -1581,7 +1588,7 @@ def test_an_analysis_can_be_cancelled(
     assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
     running = wait_for(client, game_id, lambda data: data.get("nodes", 0) > 0)
     assert running["state"] == "running"
-    assert running["stage"] in ("best", "slip", "review")
+    assert running["stage"] in ("win", "review", "slip", "best")
     error_of(other.delete(f"/api/games/{game_id}/analysis"), 404, "no_analysis")
     cancelled = client.delete(f"/api/games/{game_id}/analysis")
     assert cancelled.status_code == 200
@@ -1651,6 +1658,29 @@ def test_an_analysis_too_long_or_too_big_is_stopped(
             "state": "failed",
             "reason": reason,
         }
+
+
+def test_an_analysis_answers_without_the_searches_that_ran_out_of_time(
+    db_url: str, clock: Any, dealt: Callable[[int], None]
+) -> None:
+    """With no time for the best score and the slips, the analysis still ends (done, not
+    failed): whether the deal could be won, a winning line, the fair review, and after how
+    long the rest was stopped."""
+    dealt(1)
+    app = create_app(db_url, today=clock, analyses=Analyses(best_seconds=0.0))
+    with TestClient(app) as client:
+        end = finished_game(client)
+        assert client.post(f"/api/games/{end['id']}/analysis").status_code == 202
+        done = wait_for(client, end["id"], lambda data: data["state"] != "running")
+        assert done["state"] == "done", done
+        result = done["result"]
+        assert set(result) == ANALYSIS_KEYS
+        assert result["winnable"] is True
+        assert result["best_score"] is None and result["slip"] is None
+        assert result["win_slip"] is None and result["stopped_after"] is not None
+        assert isinstance(result["line_score"], int) and result["best_line"]
+        check_review(result["review"], end)
+        assert stopped(app, end["id"]) == 0
 
 
 def test_the_analysis_of_the_daily_dungeon_waits_for_the_next_day(

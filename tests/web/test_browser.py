@@ -431,12 +431,20 @@ def test_analysis_on_the_game_over_screen(browser: Any, server: str, dealt: Any)
     assert "Best possible score: 30." in result
     final = watcher.views[-1]
     assert f"Your score: {final['score']}." in result
+    lost = page.locator(".analysis .win-slip")  # a lost game: where no win was left
+    assert lost.count() == (1 if final["status"] == "lost" else 0)
+    if lost.count():
+        number = int(lost.get_attribute("data-move") or 0)
+        assert f"The chance to win was lost at move {number}" in result
+        assert "which kept a win within reach." in result
+        link = lost.locator("a.replay-link").get_attribute("href") or ""
+        assert link.endswith(f"?step={number - 1}")
     slip = page.locator(".analysis .slip")
     if slip.count():
         number = int(slip.get_attribute("data-move") or 0)
         assert f"The first slip: move {number}" in result
         assert "Better: " in result
-        page.click(".analysis a.replay-link")
+        page.click(".analysis .slip a.replay-link")
         page.wait_for_selector(".replay-stage .board")
         caption = page.locator(".replay-caption").inner_text()
         assert caption.startswith("The first room." if number == 1 else f"Move {number - 1} of")

@@ -372,10 +372,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     from scoundrel.solver import Cancelled, analyse
+    from scoundrel.solver.analysis import BEST_SECONDS
 
+    budget = BEST_SECONDS if args.best_seconds is None else args.best_seconds
+    if budget < 0 or budget != budget:  # not NaN either
+        raise UsageError("--best-seconds must be 0 (no limit) or more")
     game = _replayed(args.record)
     show = sys.stderr.isatty() and not args.json
-    stages = {"best": "analysing", "slip": "analysing", "review": "reviewing"}
+    stages = {"win": "analysing", "best": "analysing", "slip": "analysing", "review": "reviewing"}
     reports = {name: _searching(stages[name], show, name == "review") for name in stages}
 
     def progress(stage: str, count: int) -> None:
@@ -388,7 +392,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             clearing()
 
     try:
-        result = analyse(game.start, game.moves, progress=progress, fair=not args.no_review)
+        result = analyse(
+            game.start,
+            game.moves,
+            progress=progress,
+            fair=not args.no_review,
+            best_seconds=budget or None,
+        )
     except (Cancelled, KeyboardInterrupt):
         clear()
         print("scoundrel analyse: cancelled", file=sys.stderr)
@@ -725,6 +735,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-review",
         action="store_true",
         help="skip the fair review (each move's chance to win, by the searching bot)",
+    )
+    analyse.add_argument(
+        "--best-seconds",
+        type=float,
+        metavar="SECONDS",
+        help="how long the searches for where the game slipped and for the best score may "
+        "take, after the rest (default: a minute; 0: as long as they need)",
     )
     analyse.set_defaults(func=cmd_analyse)
 

@@ -143,19 +143,39 @@ def outcome_text(state: State) -> str:
 def analysis_text(result: Analysis) -> str:
     """A post-game analysis in a few sentences."""
     lines = []
+    best = result.best_score
     if result.winnable:
-        lines.append(f"The deal could be won. The best possible score was {result.best_score}.")
+        lines.append(
+            f"The deal could be won. The best possible score was {best}."
+            if best is not None
+            else f"The deal could be won: a winning line scores {result.line_score}."
+        )
     else:
         lines.append(
-            f"The deal could not be won, even knowing every card. "
-            f"The best possible score was {result.best_score}."
+            "The deal could not be won, even knowing every card."
+            + (f" The best possible score was {best}." if best is not None else "")
         )
     if result.score is None:
         lines.append(f"Your game is still on after {result.moves} moves.")
     else:
         lines.append(f"Your game scored {result.score} in {result.moves} moves.")
+    lost = result.win_slip
+    if lost is not None:
+        lines.append(
+            f"The chance to win was lost at move {lost.number}, {lost.played.token}: "
+            "after it no line could win."
+        )
+        lines.append(
+            f"Better was {lost.better.token}, for example: {format_moves(lost.better_line)}"
+        )
     slip = result.slip
-    if slip is None:
+    if result.stopped_after is not None:
+        lines.append(
+            f"The search for {'where' if best is not None else 'the best score and where'} "
+            f"the game slipped was stopped after {result.stopped_after:.0f} s "
+            "(--best-seconds gives it more time)."
+        )
+    elif slip is None:
         lines.append(
             "Every move kept the best score within reach."
             if result.score is not None

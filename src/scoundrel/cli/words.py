@@ -291,12 +291,24 @@ class Words:
         """A finished game's analysis: could it be won, the first slip, the fair review."""
         from babel.numbers import format_decimal
 
-        lines = [
-            self("analysis.winnable" if result.winnable else "analysis.unwinnable"),
-            self("analysis.best", best=result.best_score, score=result.score),
-        ]
+        lines = [self("analysis.winnable" if result.winnable else "analysis.unwinnable")]
+        if result.best_score is not None:
+            lines.append(self("analysis.best", best=result.best_score, score=result.score))
+        elif result.line_score is not None:
+            lines.append(self("analysis.best_found", best=result.line_score, score=result.score))
+        else:
+            lines.append(self("analysis.score_only", score=result.score))
+        lost = result.win_slip
+        if lost is not None:
+            lines.append(self("analysis.win_slip_title", n=lost.number))
+            lines.append(self("analysis.win_slip_played", played=self.move(lost.played)))
+            lines.append(self("analysis.win_slip_better", better=self.move(lost.better)))
         slip = result.slip
-        if slip is None:
+        if result.stopped_after is not None:
+            known = result.best_score is not None
+            stopped = "analysis.slip_stopped" if known else "analysis.stopped"
+            lines.append(self(stopped, seconds=self.number(round(result.stopped_after))))
+        elif slip is None:
             lines.append(self("analysis.no_slip"))
         else:
             lines.append(self("analysis.slip_title", n=slip.number))

@@ -33,10 +33,16 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any, Literal
 
+from scoundrel.solver.analysis import BEST_SECONDS
+
 #: What a worker is doing, as the number it writes into its shared ``stage`` value.
-STAGES = ("starting", "best", "slip", "review")
+STAGES = ("starting", "win", "review", "slip", "best")
 #: How long a cancelled worker may take to notice before it is terminated.
 GRACE_SECONDS = 3.0
+#: How long before its time is up a worker stops the searches that may be left out (where
+#: the game slipped, the best score: see :func:`scoundrel.solver.analyse`), to answer with
+#: the rest rather than time out.
+WRAP_UP_SECONDS = 15.0
 
 
 def resident_megabytes(pid: int) -> float | None:
@@ -56,6 +62,7 @@ def _work(
     stage: Any,
     answer: Connection,
     seconds: float,
+    best_seconds: float | None,
 ) -> None:
     """The worker process: analyse ``record`` and send ``(state, payload)`` back."""
     from scoundrel.core import Record
@@ -76,7 +83,14 @@ def _work(
 
     try:
         game = Record.from_dict(record)
-        result = analyse(game.start(), game.moves, cancel=stop, progress=progress)
+        result = analyse(
+            game.start(),
+            game.moves,
+            cancel=stop,
+            progress=progress,
+            best_seconds=best_seconds,
+            deadline=deadline - min(WRAP_UP_SECONDS, seconds / 4),
+        )
         answer.send(("done", result.to_dict()))
     except Cancelled:
         answer.send(("cancelled", None) if cancel.is_set() else ("failed", "timeout"))
@@ -130,7 +144,9 @@ class Analyses:
         ``per_player`` waiting or running for one player, the ``keep`` newest results kept,
         none longer than ``seconds`` nor bigger than ``megabytes`` of resident memory (the
     solver's tables grow with a long search: a co-op deal can take half a gigabyte a minute,
-    and a worker must not starve the server; ``None``: no cap)."""
+    and a worker must not starve the server; ``None``: no cap). The searches an analysis
+    may leave out (where the game slipped, the best score) get ``best_seconds`` at most
+    (``None``: what is left of ``seconds``), and end in time for the rest to be answered."""
 
     def __init__(
         self,
@@ -138,6 +154,7 @@ class Analyses:
         keep: int = 256,
         seconds: float = 300.0,
         megabytes: int | None = 1536,
+        best_seconds: float | None = BEST_SECONDS,
         per_player: int = 2,
         context: Literal["spawn", "forkserver"] = "spawn",
     ) -> None:
@@ -152,6 +169,7 @@ class Analyses:
         self.keep = keep
         self.seconds = seconds
         self.megabytes = megabytes
+        self.best_seconds = best_seconds
         self.per_player = per_player
         self._closed = False
 
@@ -253,6 +271,7 @@ class Analyses:
                 job.stage,
                 send,
                 self.seconds,
+                self.best_seconds,
             ),
             name=f"scoundrel-analysis-{job.key}",
             daemon=True,

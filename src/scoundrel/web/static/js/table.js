@@ -297,12 +297,27 @@ async function cancelAnalysis() {
 const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
 
 function analysisResult(result) {
+  const best = result.best_score !== null ? t("analysis.best", { best: result.best_score, score: result.score })
+    : result.line_score !== null ? t("analysis.best_found", { best: result.line_score, score: result.score })
+    : t("analysis.score_only", { score: result.score });
   const parts = [
     el("p", { class: `verdict ${result.winnable ? "winnable" : "unwinnable"}`, text: t(result.winnable ? "analysis.winnable" : "analysis.unwinnable") }),
-    el("p", { class: "best", text: t("analysis.best", { best: result.best_score, score: result.score }) }),
+    el("p", { class: "best", text: best }),
   ];
+  const lost = result.win_slip;
+  if (lost) {
+    const n = lost.move;
+    parts.push(el("div", { class: "win-slip", "data-move": n },
+      el("h4", { text: t("analysis.win_slip_title", { n }) }),
+      el("p", { text: t("analysis.win_slip_played", { played: moveText(lost.played) }) }),
+      el("p", { class: "better", text: t("analysis.win_slip_better", { better: moveText(lost.better) }) }),
+      el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) }))));
+  }
   const slip = result.slip;
-  if (slip) {
+  if (result.stopped_after !== null && result.stopped_after !== undefined) {
+    const stopped = result.best_score !== null ? "analysis.slip_stopped" : "analysis.stopped";
+    parts.push(el("p", { class: "note stopped", text: t(stopped, { seconds: number(Math.round(result.stopped_after)) }) }));
+  } else if (slip) {
     const n = slip.move;
     parts.push(el("div", { class: "slip", "data-move": n },
       el("h4", { text: t("analysis.slip_title", { n }) }),
@@ -457,12 +472,15 @@ function chartSvg(review, width) {
   return chart;
 }
 
+// The analysis's stages that count positions examined (the review counts moves).
+const SEARCH_STAGES = new Set(["win", "slip", "best"]);
+
 function fillAnalysis(box) {
   const data = analysis?.id === game.id ? analysis.data : { state: "none" };
   box.dataset.state = data.state;
   box.replaceChildren(el("h3", { id: "analysis-title", text: t("analysis.title") }));
   if (data.state === "running") {
-    const key = data.stage === "queued" ? "analysis.queued" : data.stage === "slip" ? "analysis.slip_stage" : data.stage === "best" ? "analysis.best_stage" : "analysis.starting";
+    const key = data.stage === "queued" ? "analysis.queued" : SEARCH_STAGES.has(data.stage) ? `analysis.${data.stage}_stage` : "analysis.starting";
     const total = game.moves.length;
     const reviewing = data.stage === "review" && total > 0; // nodes: the moves judged so far
     const text = reviewing ? t("analysis.review_stage", { n: number(Math.min(data.nodes + 1, total)), total: number(total) }) : t(key, { nodes: number(data.nodes) });
