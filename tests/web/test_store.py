@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, inspect, select, text
+from sqlalchemy import Engine, String, create_engine, func, inspect, select, text
 
 from scoundrel.core import (
     Game,
@@ -34,7 +35,7 @@ from scoundrel.store import (
     migrate,
     warm,
 )
-from scoundrel.store.database import games, settings
+from scoundrel.store.database import games, players, settings
 from scoundrel.web.app import create_app
 
 TODAY = datetime.date(2026, 11, 29)
@@ -344,6 +345,32 @@ def test_players(db_url: str) -> None:
     with pytest.raises(StoreError):
         store.set_nickname(made, "<b>")
     assert store.nickname(made) == "Anna Maria"
+
+
+def test_times_are_kept_alike_however_a_row_is_written(db_url: str) -> None:
+    """A new game and a move are written straight through the SQLite driver, a player
+    through SQLAlchemy: every time is kept in the same form (SQLAlchemy's), so they sort
+    and read back alike (the driver's own conversion added the time zone, and is
+    deprecated)."""
+    engine = connect(db_url)
+    store = GameStore(engine)
+    player = store.ensure_player(None)
+    game = store.start(player, "random", Rules.solo())
+    store.play(game.id, player, first_legal(store, game.id))
+    columns = (games.c.created_at, games.c.updated_at)
+    with engine.connect() as connection:
+        row = connection.execute(select(*columns).where(games.c.id == game.id)).one()
+        kept = connection.execute(
+            select(func.cast(games.c.created_at, String), func.cast(games.c.updated_at, String))
+            .where(games.c.id == game.id)
+        ).one()
+        made = connection.execute(
+            select(func.cast(players.c.created_at, String)).where(players.c.id == player)
+        ).scalar_one()
+    if engine.dialect.name == "sqlite":  # text: one form for all
+        form = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$")
+        assert all(form.match(text) for text in (*kept, made)), (kept, made)
+    assert row.created_at <= row.updated_at
 
 
 def test_games_belong_to_their_player(db_url: str) -> None:

@@ -103,8 +103,10 @@ class _Direct:
         self.own = own
         self.sql = str(compiled)
         names = compiled.positiontup or ()
-        self.order = [  # each value's name, and how SQLAlchemy converts it for the driver
-            (name, compiled.binds[name].type.bind_processor(engine.dialect)) for name in names
+        dialect = engine.dialect
+        self.order = [  # each value's name, and how SQLAlchemy converts it for this driver
+            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in names
         ]
 
     def run(self, params: dict[str, Any]) -> int:
