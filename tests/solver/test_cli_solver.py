@@ -173,17 +173,22 @@ def test_analyse_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert end.score == data["best_score"]
 
 
+def judged_game(path: Path) -> tuple[Game, Path]:
+    """Solo deal 24 played by the fast judgement alone (no solving at the end), which
+    loses it; its record saved at ``path``."""
+    game = Game(SOLO, random_deal(SOLO, 24))
+    bot = Bot(solve=False)
+    while not game.is_over:
+        game.play(bot.choose(game.observation()))
+    game.record.save(path)
+    return game, path
+
+
 def test_analyse_reports_a_slip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A game played by the fast judgement alone (no solving at the end) on solo deal 24
     loses, and slips on the way: the JSON names the move, its token and the best before
     and after."""
-    rules = SOLO
-    game = Game(rules, random_deal(rules, 24))
-    bot = Bot(solve=False)
-    while not game.is_over:
-        game.play(bot.choose(game.observation()))
-    path = tmp_path / "bot.json"
-    game.record.save(path)
+    game, path = judged_game(tmp_path / "bot.json")
     data = run_json(capsys, "analyze", str(path), "--json")
     slip = data["slip"]
     assert isinstance(slip, dict)
@@ -210,12 +215,7 @@ def test_analyse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_analyse_text_of_a_lost_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The fast judgement alone loses solo deal 24, which could be won: the text names the
     move after which no line could win, and a better one."""
-    game = Game(SOLO, random_deal(SOLO, 24))
-    bot = Bot(solve=False)
-    while not game.is_over:
-        game.play(bot.choose(game.observation()))
-    path = tmp_path / "lost.json"
-    game.record.save(path)
+    game, path = judged_game(tmp_path / "lost.json")
     assert main(["analyse", str(path), "--no-review"]) == 0
     out = capsys.readouterr().out
     found = re.search(r"The chance to win was lost at move (\d+), (\S+): after it no line", out)

@@ -361,8 +361,9 @@ def test_times_are_kept_alike_however_a_row_is_written(db_url: str) -> None:
     with engine.connect() as connection:
         row = connection.execute(select(*columns).where(games.c.id == game.id)).one()
         kept = connection.execute(
-            select(func.cast(games.c.created_at, String), func.cast(games.c.updated_at, String))
-            .where(games.c.id == game.id)
+            select(
+                func.cast(games.c.created_at, String), func.cast(games.c.updated_at, String)
+            ).where(games.c.id == game.id)
         ).one()
         made = connection.execute(
             select(func.cast(players.c.created_at, String)).where(players.c.id == player)

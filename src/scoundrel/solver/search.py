@@ -770,26 +770,13 @@ class _Search:
 
         for carry, after, line in kept:
             key, nxt, info = places.get(carry) or place_of(carry)
-            # _normal and _spare, written out: this loop is most of a node's work
-            h1, w1, r1, h2, w2, r2 = after
-            reaches = info[5]
-            r1 = reaches[r1]
-            if w1 >= r1:
-                w1 = r1 - 1 if r1 else 0
-            r2 = reaches[r2]
-            if w2 >= r2:
-                w2 = r2 - 1 if r2 else 0
-            held = (w1, w2, r1, r2)
-            damages = info[8]
-            damage = damages.get(held)
-            if damage is None:
-                damage = damages[held] = self._pair_damage(info[6], info[3], held, info[7])
-            spare = h1 + h2 + info[0] - damage
+            after = _normal(after, info[5])
+            spare = self._spare(info, after)
             if spare < target:
                 if target - spare < margin:
                     margin = target - spare
                 continue
-            after = (h1, w1, r1, h2, w2, r2)
+            h1, h2 = after[0], after[3]
             rated.append((spare + (h1 if h1 < h2 else h2), nxt, key, after, line))
         rated.sort(key=_first, reverse=True)  # the most promising first
         path = self.path
