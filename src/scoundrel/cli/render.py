@@ -159,15 +159,6 @@ def analysis_text(result: Analysis) -> str:
         lines.append(f"Your game is still on after {result.moves} moves.")
     else:
         lines.append(f"Your game scored {result.score} in {result.moves} moves.")
-    lost = result.win_slip
-    if lost is not None:
-        lines.append(
-            f"The chance to win was lost at move {lost.number}, {lost.played.token}: "
-            "after it no line could win."
-        )
-        lines.append(
-            f"Better was {lost.better.token}, for example: {format_moves(lost.better_line)}"
-        )
     slip = result.slip
     if result.stopped_after is not None:
         lines.append(
@@ -188,6 +179,15 @@ def analysis_text(result: Analysis) -> str:
         )
         lines.append(
             f"Better was {slip.better.token}, for example: {format_moves(slip.better_line)}"
+        )
+    lost = result.win_slip
+    if lost is not None:
+        lines.append(
+            f"The chance to win was lost at move {lost.number}, {lost.played.token}: "
+            "after it no line could win."
+        )
+        lines.append(
+            f"Better was {lost.better.token}, for example: {format_moves(lost.better_line)}"
         )
     lines.append(f"({result.nodes:,} positions searched in {result.seconds:.2f} s.)")
     if result.review is not None and result.review.moves:

@@ -298,11 +298,6 @@ class Words:
             lines.append(self("analysis.best_found", best=result.line_score, score=result.score))
         else:
             lines.append(self("analysis.score_only", score=result.score))
-        lost = result.win_slip
-        if lost is not None:
-            lines.append(self("analysis.win_slip_title", n=lost.number))
-            lines.append(self("analysis.win_slip_played", played=self.move(lost.played)))
-            lines.append(self("analysis.win_slip_better", better=self.move(lost.better)))
         slip = result.slip
         if result.stopped_after is not None:
             known = result.best_score is not None
@@ -323,6 +318,11 @@ class Words:
             lines.append(
                 self("analysis.slip_better", better=self.move(slip.better), before=slip.best_before)
             )
+        lost = result.win_slip
+        if lost is not None:
+            lines.append(self("analysis.win_slip_title", n=lost.number))
+            lines.append(self("analysis.win_slip_played", played=self.move(lost.played)))
+            lines.append(self("analysis.win_slip_better", better=self.move(lost.better)))
         lines.append(
             self(
                 "analysis.stats",

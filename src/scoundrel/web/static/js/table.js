@@ -296,6 +296,17 @@ async function cancelAnalysis() {
 
 const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
 
+// A move the analysis points at (the first slip, or where the chance to win was lost):
+// what was played, what was better, and a link to the position before it in the replay.
+function slipBlock(cls, slip, title, played, better) {
+  const n = slip.move;
+  return el("div", { class: cls, "data-move": n },
+    el("h4", { text: title }),
+    el("p", { text: played }),
+    el("p", { class: "better", text: better }),
+    el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) })));
+}
+
 function analysisResult(result) {
   const best = result.best_score !== null ? t("analysis.best", { best: result.best_score, score: result.score })
     : result.line_score !== null ? t("analysis.best_found", { best: result.line_score, score: result.score })
@@ -304,28 +315,22 @@ function analysisResult(result) {
     el("p", { class: `verdict ${result.winnable ? "winnable" : "unwinnable"}`, text: t(result.winnable ? "analysis.winnable" : "analysis.unwinnable") }),
     el("p", { class: "best", text: best }),
   ];
-  const lost = result.win_slip;
-  if (lost) {
-    const n = lost.move;
-    parts.push(el("div", { class: "win-slip", "data-move": n },
-      el("h4", { text: t("analysis.win_slip_title", { n }) }),
-      el("p", { text: t("analysis.win_slip_played", { played: moveText(lost.played) }) }),
-      el("p", { class: "better", text: t("analysis.win_slip_better", { better: moveText(lost.better) }) }),
-      el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) }))));
-  }
   const slip = result.slip;
   if (result.stopped_after !== null && result.stopped_after !== undefined) {
     const stopped = result.best_score !== null ? "analysis.slip_stopped" : "analysis.stopped";
     parts.push(el("p", { class: "note stopped", text: t(stopped, { seconds: number(Math.round(result.stopped_after)) }) }));
   } else if (slip) {
-    const n = slip.move;
-    parts.push(el("div", { class: "slip", "data-move": n },
-      el("h4", { text: t("analysis.slip_title", { n }) }),
-      el("p", { text: t("analysis.slip_played", { played: moveText(slip.played), before: slip.best_before, after: slip.best_after }) }),
-      el("p", { class: "better", text: t("analysis.slip_better", { better: moveText(slip.better), before: slip.best_before }) }),
-      el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) }))));
+    parts.push(slipBlock("slip", slip, t("analysis.slip_title", { n: slip.move }),
+      t("analysis.slip_played", { played: moveText(slip.played), before: slip.best_before, after: slip.best_after }),
+      t("analysis.slip_better", { better: moveText(slip.better), before: slip.best_before })));
   } else {
     parts.push(el("p", { class: "no-slip", text: t("analysis.no_slip") }));
+  }
+  const lost = result.win_slip; // never before the first slip: a lost win lowers the best
+  if (lost) {
+    parts.push(slipBlock("win-slip", lost, t("analysis.win_slip_title", { n: lost.move }),
+      t("analysis.win_slip_played", { played: moveText(lost.played) }),
+      t("analysis.win_slip_better", { better: moveText(lost.better) })));
   }
   parts.push(el("p", { class: "note", text: t("analysis.stats", { nodes: number(result.nodes), seconds: number(Math.round(result.seconds * 10) / 10) }) }));
   if (result.review?.moves?.length) parts.push(reviewSection(result.review));
