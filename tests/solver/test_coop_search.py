@@ -31,7 +31,7 @@ from solver_support import (
     replay_end,
 )
 
-from scoundrel.core import Rules, State, Status
+from scoundrel.core import Rules, State, Status, random_deal
 from scoundrel.core.kernel import WEAPON_DAMAGE
 from scoundrel.solver import reach, solve
 from scoundrel.solver import search as search_module
@@ -241,3 +241,30 @@ def test_tiny_caches_change_nothing_but_the_time(monkeypatch: pytest.MonkeyPatch
     small = [(solve(state).winnable, solve(state, best=True).best_score) for state in positions]
     assert small == answers
     assert len(positions) >= 8 and any(win for win, _ in answers)
+
+
+class _Widest(Exception):
+    """The widest beam was asked for."""
+
+
+def test_the_widest_beam_runs_from_the_first_rooms_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A beam proves nothing, so a lost position pays for every beam before the full
+    search: the widest (seconds long) is tried only from the first rooms, never from a
+    position further on, whose full search is quick. Here every beam finds nothing."""
+    widest = max(width for width, _ in search_module._BEAMS)
+    tried: list[int] = []
+    late = late_positions(COOP, range(2), 8)  # (found with the solver's help)
+
+    def nothing(_search: search_module._Search, width: int) -> None:
+        tried.append(width)
+        if width == widest:
+            raise _Widest
+
+    monkeypatch.setattr(search_module._Search, "_beam", nothing)
+    for state in late:
+        solve(state)  # the full search decides it
+    assert tried and widest not in tried
+    tried.clear()
+    with pytest.raises(_Widest):
+        solve(State.new(COOP, random_deal(COOP, 1)))
+    assert tried == sorted(width for width, _ in search_module._BEAMS)

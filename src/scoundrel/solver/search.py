@@ -21,11 +21,12 @@ Co-op (C1-C11) has a far larger search, and more to keep it small:
 
 * **A beam search first.** Most co-op deals can be won in many ways; the most promising
   positions after each room (by the bound, the weaker hero's health and the weapons), 32,
-  256, then 1,024 of them, usually reach a win within a second or two. The beam takes the
-  best two positions of each room start before a third of any: filled by rating alone it
-  holds near copies of a few lines and misses wins that need a different card kept or a
-  flee. Only when the beams find no win does the full search run (a beam proves nothing
-  when it finds none).
+  256, then 1,024 of them, usually reach a win within a second or two; from the first
+  rooms, 8,192 of them (15 to 30 seconds) find most of the rest, which the full search
+  takes minutes over. The beam takes the best two positions of each room start before a
+  third of any: filled by rating alone it holds near copies of a few lines and misses wins
+  that need a different card kept or a flee. Only when the beams find no win does the
+  full search run (a beam proves nothing when it finds none).
 * **Weapons in a normal form** for the cards left: reach lowered to the least that fights
   the same monsters, value to the highest of them it can fight (:func:`_normal`).
 * **Rooms from the heroes' parts.** The partner's help card and the leader's other cards do
@@ -242,8 +243,9 @@ class _Search:
         p = self.p
         with collector_paused(), contextlib.suppress(_Found):
             if self.margins:
-                for width in _BEAMS:
-                    self._beam(width)
+                for width, cards in _BEAMS:
+                    if len(p.dungeon) >= cards:
+                        self._beam(width)
                 if not p.taken:
                     self._step(p.room, p.dungeon, p.fled, p.leader, p.heroes, ())
                     return
@@ -973,8 +975,12 @@ _ARMS_GUARDS = sum(32 << (6 * i) for i in range(4))
 _POLL = 255
 #: Every how many nodes it tells its progress.
 _TELL = 4095
-#: The widths of the beam searches tried before the full search (co-op).
-_BEAMS = (32, 256, 1024)
+#: The beam searches tried before the full search (co-op): each one's width, and the least
+#: cards the dungeon must hold for it to run. The widest costs a deal that no beam wins
+#: (one that cannot be won, say) 15 to 30 seconds more, and finds the wins the full search
+#: took one to five minutes over (the harder variant); from a position further on, the
+#: full search is quick and the widest beam would only slow a loss down.
+_BEAMS = ((32, 0), (256, 0), (1024, 0), (8192, 40))
 #: How many positions of one room start a beam takes before the next ones of any other.
 _BEAM_SHARE = 2
 
