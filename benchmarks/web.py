@@ -22,7 +22,8 @@ that tree (``PYTHONPATH=TREE/src``, the same installed dependencies) and the sam
 played against it, reference first; both sets of figures are printed side by side with the
 ratio of server CPU per move (this tree's over the reference's). "This tree" is the ``src``
 folder next to this script. ``--rounds N`` runs each server N times, taking turns, and
-reports medians (other work on the machine moves single runs a lot). ``--pin`` keeps the
+reports medians (other work on the machine moves single runs a lot), and the ratio of
+each round's two runs, made back to back, with their median. ``--pin`` keeps the
 server on a core of its own, the players on the rest: on two cores, the server and the
 load otherwise take turns on both, and single runs of one tree vary by half.
 """
@@ -344,11 +345,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     reference = median_run(references)
     current = median_run(currents)
     ratio = current["server_cpu_ms_per_move"] / max(1e-9, reference["server_cpu_ms_per_move"])
+    # each round's two servers run back to back: their ratio is spared the slow swings of
+    # the machine (other tenants, clock speed) that move whole rounds
+    each = [
+        ours["server_cpu_ms_per_move"] / max(1e-9, theirs["server_cpu_ms_per_move"])
+        for theirs, ours in zip(references, currents, strict=True)
+    ]
     return {
         "reference": args.reference,
         "current": current,
         "reference_run": reference,
         "cpu_ratio": round(ratio, 3),
+        "cpu_ratio_each": [round(r, 3) for r in each],
+        "cpu_ratio_of_rounds": round(statistics.median(each), 3),
     }
 
 
@@ -400,6 +409,10 @@ def side_by_side(result: dict[str, Any]) -> str:
         lines.append(
             f"server CPU ms/move by round: reference {reference['server_cpu_ms_per_move_each']}, "
             f"this tree {current['server_cpu_ms_per_move_each']}"
+        )
+        lines.append(
+            f"this tree / reference in each round: {result['cpu_ratio_each']}, "
+            f"median {result['cpu_ratio_of_rounds']}"
         )
     ratio = result["cpu_ratio"]
     lines.append(
