@@ -274,6 +274,10 @@ def test_bot_jobs_are_capped_at_the_cores() -> None:
     assert json.loads(result.stdout)["games"] == 4
 
 
+def _interrupt_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     "args",
     [["bench", "--games", "100000000"], ["bot", "--games", "1000000", "--jobs", "2"]],
@@ -287,6 +291,9 @@ def test_ctrl_c_stops_a_long_command_at_once(args: list[str]) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal gives it
+        # and Ctrl+C not ignored, as in a terminal's foreground job (a shell without job
+        # control starts background commands ignoring it, and the children inherit that)
+        preexec_fn=_interrupt_default,
     )
     time.sleep(2.5)  # started, and playing
     os.killpg(process.pid, signal.SIGINT)
