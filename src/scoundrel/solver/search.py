@@ -430,18 +430,18 @@ class _Search:
         # numbers are packed once, and the heroes and line only for the outcomes kept.
         ahead_at, other_at = (18, 0) if leader == 0 else (0, 18)
         ahead_at8, other_at8 = (32, 8) if leader == 0 else (8, 32)
-        alone = (partner, 0, _pack(partner) << other_at, _pack8(partner) << other_at8)
+        partner_number = _pack(partner) << other_at  # the partner given no card
+        partner_number8 = _pack8(partner) << other_at8
         kept: list[tuple[int, Heroes, Line]] = []
         dead: list[tuple[int, int, Heroes, Heroes]] = []
         for carry, rest in _carries(room, final):
             ways, lost = self._lead(rest, lead, fatal)
-            other, _, number, number8 = alone
             outcomes = [
-                (ahead6 << ahead_at | number, ahead, other, 0, line)
+                (ahead6 << ahead_at | partner_number, ahead, partner, 0, line)
                 for ahead, line, ahead6, _ in ways
             ]
             deaths = [
-                (ahead8 << ahead_at8 | number8 | _LACK[deficit], ahead, other, deficit)
+                (ahead8 << ahead_at8 | partner_number8 | _LACK[deficit], ahead, partner, deficit)
                 for ahead, deficit, ahead8 in lost
             ]
             given = 0
