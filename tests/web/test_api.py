@@ -536,6 +536,21 @@ def test_the_current_game(client: TestClient, app: FastAPI) -> None:
     check_hidden(app, current)
 
 
+def test_a_first_visit_has_no_current_game_to_look_up(
+    client: TestClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A visitor whose id the server has just made has played nothing: the answer is
+    given without asking the database (a page's first request, for every new player)."""
+    asked: list[str] = []
+    current = app.state.store.current
+    monkeypatch.setattr(app.state.store, "current", lambda me: asked.append(me) or current(me))
+    assert client.get("/api/games/current").json() == {"game": None}
+    assert asked == []
+    view = new_game(client)  # the same browser, with its cookie now
+    assert client.get("/api/games/current").json() == {"game": view}
+    assert len(asked) == 1
+
+
 # ---------------------------------------------------------------------- undo
 
 

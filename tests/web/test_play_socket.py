@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 from sqlalchemy import create_engine
 from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
@@ -24,6 +25,7 @@ from scoundrel.store import GameStore, connect
 from scoundrel.web.app import create_app
 from scoundrel.web.errors import answer
 from scoundrel.web.limits import Limits, Rate
+from scoundrel.web.play import MoveIn, move_of
 
 PLAYER = "0f4c6a3e-2b7d-4c1e-9a8b-0123456789ab"
 
@@ -245,3 +247,34 @@ def test_a_move_sqlite_cannot_write_is_a_database_error_and_nothing_changes(
     assert store.load(game.id).moves == ()
     assert store.play(game.id, PLAYER, move)[0].moves == (move.token,)  # and then it plays
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"move": "KS/w", "after": 3},
+        {"move": "F"},
+        {"move": "F", "after": None},
+        {"move": "x" * 16, "after": 10_000},
+        {"move": "x" * 17},
+        {"move": ""},
+        {"move": "F", "after": -1},
+        {"move": "F", "after": 10_001},
+        {"move": "F", "after": "3"},
+        {"move": "F", "after": 2.0},
+        {"move": "F", "after": True},
+        {"move": 7},
+        {"after": 1},
+        {"move": ["F"]},
+    ],
+)
+def test_a_move_message_is_read_as_the_model_reads_it(fields: dict[str, Any]) -> None:
+    """The socket takes the usual move message as it is, without the model: whatever it
+    takes, the model takes alike, and what it does not, the model answers."""
+    try:
+        body = MoveIn.model_validate(fields)
+    except ValidationError:
+        with pytest.raises(ValidationError):
+            move_of(fields)
+    else:
+        assert move_of(fields) == (body.move, body.after)

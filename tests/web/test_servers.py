@@ -6,6 +6,7 @@ survived without restarting the server."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Iterator
@@ -284,3 +285,20 @@ def test_a_postgres_restart_under_load_is_survived(tmp_path: Path) -> None:
         stop.set()
         server.kill()
         cluster.drop()
+
+
+def test_a_server_s_start_up_is_kept_out_of_the_collector() -> None:
+    """What a server process made before serving is frozen out of the cyclic collector's
+    passes, and the youngest objects are collected less often (``settle_collector``, as
+    ``serve`` calls it in each process)."""
+    from scoundrel.web.app import SERVER_COLLECTOR, settle_collector
+
+    threshold = gc.get_threshold()
+    try:
+        settle_collector()
+        assert gc.get_threshold() == SERVER_COLLECTOR
+        assert SERVER_COLLECTOR[0] > threshold[0]
+        assert gc.get_freeze_count() > 10_000  # the imports, the application
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

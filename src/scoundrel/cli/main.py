@@ -7,7 +7,6 @@ import argparse
 import codecs
 import contextlib
 import datetime as _dt
-import gc
 import io
 import json
 import os
@@ -564,7 +563,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from scoundrel.web.app import create_app
+        from scoundrel.web.app import create_app, settle_collector
     except ImportError as error:  # pragma: no cover - the package depends on them
         raise UsageError(f"the web game needs {error.name}: pip install scoundrel") from None
     from scoundrel.store import connect, default_url
@@ -600,10 +599,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     print("Press Ctrl+C to stop.", flush=True)
     if app is not None:
-        # Everything made at start-up lives as long as the server: keep it out of the
-        # garbage collector's full passes, which otherwise pause every request for tens of ms.
-        gc.collect()
-        gc.freeze()
+        settle_collector()
         config = uvicorn.Config(app, **UVICORN_OPTIONS)
         uvicorn.Server(config).run(sockets=[sock])
         return 0

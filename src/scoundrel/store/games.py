@@ -154,6 +154,19 @@ class _Connections(threading.local):
 _START = insert(games)
 # One game by its id, built once (a statement built per call costs its cache key each time).
 _LOAD = select(games).where(games.c.id == bindparam("game_id"))
+# A player's game in play that moved last (an online table is found as a table), built once.
+_CURRENT = (
+    select(games)
+    .where(
+        and_(
+            games.c.player_id == bindparam("player_id"),
+            games.c.status == "playing",
+            games.c.invite.is_(None),
+        )
+    )
+    .order_by(games.c.updated_at.desc())
+    .limit(1)
+)
 AT_A_TABLE = "this game is played at an online table, by turns: act through the table"
 STALE = "the game has moved on since this position was shown: reload it"
 CHANGED = "the game changed meanwhile (another tab?): reload it"
@@ -748,18 +761,7 @@ class GameStore:
     def current(self, player_id: str) -> StoredGame | None:
         """The player's game in play that moved last, if any."""
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(games)
-                .where(
-                    and_(
-                        games.c.player_id == player_id,
-                        games.c.status == "playing",
-                        games.c.invite.is_(None),  # an online table is found as a table
-                    )
-                )
-                .order_by(games.c.updated_at.desc())
-                .limit(1)
-            ).first()
+            row = connection.execute(_CURRENT, {"player_id": player_id}).first()
         return None if row is None else _row_to_game(row)
 
     def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:

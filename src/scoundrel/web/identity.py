@@ -106,8 +106,15 @@ class Identity:
             player_id = cookie
         else:
             player_id = str(uuid.uuid4())
+            request.state.new_player = True
         self.give(request, player_id)
         return player_id
+
+    @staticmethod
+    def is_new(request: HTTPConnection) -> bool:
+        """Whether this request's player was made by it (a first visit): such a player has
+        no games yet, nor anything else to look up."""
+        return bool(getattr(request.state, "new_player", False))
 
     def give(self, request: HTTPConnection, player_id: str) -> None:
         """Set this browser's cookie to ``player_id``, signed: :class:`PlayerCookie` puts it

@@ -16,6 +16,7 @@ with several keeps its own.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import ipaddress
 import math
 import threading
@@ -231,6 +232,7 @@ def until_tomorrow() -> int:
     return max(1, int((midnight - moment).total_seconds()))
 
 
+@functools.lru_cache(maxsize=1024)
 def is_loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback

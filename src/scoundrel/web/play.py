@@ -29,8 +29,9 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import orjson
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field, StringConstraints
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from scoundrel.core import Rules, parse_date
 from scoundrel.store import GameStore, NotFound, StoreError
@@ -42,6 +43,9 @@ from .limits import Buckets, DailyGate, Flood, client_address
 from .views import game_view
 
 log = logging.getLogger("scoundrel.web")
+
+#: Where the table page opens its game socket.
+PLAY_PATH = "/api/play"
 
 
 #: An option's name and value as a client may send them: short (every real one is).
@@ -61,10 +65,29 @@ class NewGame(BaseModel):
     """The day of an ``archive`` game (YYYY-MM-DD, before today)."""
 
 
+MOVE_LENGTH = 16
+MOST_MOVES = 10_000
+
+
 class MoveIn(BaseModel):
-    move: str = Field(min_length=1, max_length=16)
-    after: int | None = Field(default=None, ge=0, le=10_000)
+    move: str = Field(min_length=1, max_length=MOVE_LENGTH)
+    after: int | None = Field(default=None, ge=0, le=MOST_MOVES)
     """How many moves the player had seen: a move chosen on an older position is refused."""
+
+
+def move_of(request: dict[str, Any]) -> tuple[str, int | None]:
+    """A socket message's move and ``after``, as :class:`MoveIn` reads them. The usual
+    message, a short text and a count, is taken as it is; anything else goes through the
+    model, whose refusal names the field."""
+    move, after = request.get("move"), request.get("after")
+    if (
+        type(move) is str
+        and 0 < len(move) <= MOVE_LENGTH
+        and (after is None or (type(after) is int and 0 <= after <= MOST_MOVES))
+    ):
+        return move, after
+    body = MoveIn.model_validate(request)
+    return body.move, body.after
 
 
 class Play:
@@ -133,40 +156,66 @@ class Play:
             fields = {key: value for key, value in request.items() if key not in ("id", "op")}
             return self.new(me, address, NewGame.model_validate(fields))
         if op == "move":
-            game_id, body = game_of(request), MoveIn.model_validate(request)
+            game_id, (move, after) = game_of(request), move_of(request)
             self.buckets.take("moves", "moves", me, address)
-            return self.move(me, game_id, body.move, body.after)
+            return self.move(me, game_id, move, after)
         if op == "undo":
             return self.undo(me, game_of(request))
         raise StoreError("op must be new, move or undo", reason="unknown_op")
 
-    async def serve(self, websocket: WebSocket) -> None:
-        """One page's game socket, until it closes."""
-        if foreign(websocket):  # another site's page may not play with this browser's cookie
-            await websocket.close(code=4403, reason="connections come from this site's pages")
+    async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One page's game socket, until it closes. Plain ASGI: a move is the busiest thing
+        the server does, and each message would otherwise pass through the framework's
+        WebSocket object and its error handlers, to no end here (every refusal is
+        answered by :meth:`message`)."""
+        connection = HTTPConnection(scope)
+        if foreign(connection):  # another site's page may not play with this browser's cookie
+            await close(send, 4403, "connections come from this site's pages")
             return
-        me = self.identity.socket_player(websocket)
+        me = self.identity.socket_player(connection)
         if me is None:
-            await websocket.close(code=4401, reason="no player yet: play over HTTP first")
+            await close(send, 4401, "no player yet: play over HTTP first")
             return
-        address = client_address(websocket)
-        await websocket.accept()
+        address = client_address(connection)
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
         flood = Flood()  # messages per second; the limits on moves and new games besides
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                if flood.over():  # this connection is closed, nothing else
-                    await websocket.close(code=1008, reason="too many messages")
-                    return
-                text = message.get("text")
-                if text is None:
-                    text = message.get("bytes") or b""
-                reply = self.message(me, address, text)
-                await websocket.send({"type": "websocket.send", "text": reply.decode()})
-        except WebSocketDisconnect:
-            return
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":  # websocket.disconnect
+                return
+            if flood.over():  # this connection is closed, nothing else
+                await close(send, 1008, "too many messages")
+                return
+            text = message.get("text")
+            if text is None:
+                text = message.get("bytes") or b""
+            reply = self.message(me, address, text)
+            try:
+                await send({"type": "websocket.send", "text": reply.decode()})
+            except OSError:  # the page went away meanwhile
+                return
+
+
+class PlaySocket:
+    """ASGI middleware that answers the game socket, ``/api/play``, itself (with
+    :meth:`Play.serve`) and hands everything else to the application."""
+
+    def __init__(self, app: ASGIApp, play: Play) -> None:
+        self.app = app
+        self.play = play
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == PLAY_PATH:
+            await self.play.serve(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+async def close(send: Send, code: int, reason: str) -> None:
+    """Close a socket (refuse it, before it is accepted) with ``code``, saying why."""
+    await send({"type": "websocket.close", "code": code, "reason": reason})
 
 
 def game_of(request: dict[str, Any]) -> str:
@@ -183,9 +232,3 @@ def date_of(text: str) -> _dt.date:
         return parse_date(text)
     except ValueError as error:
         raise StoreError(str(error), reason="bad_date") from None
-
-
-def add_play_socket(app: FastAPI, play: Play) -> None:
-    @app.websocket("/api/play")
-    async def play_socket(websocket: WebSocket) -> None:
-        await play.serve(websocket)
