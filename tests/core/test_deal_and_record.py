@@ -26,6 +26,7 @@ from scoundrel.core import (
     State,
     Status,
     daily_deal,
+    deal,
     format_cards,
     random_deal,
 )
@@ -454,3 +455,22 @@ def test_game_parse_by_number() -> None:
     for text in ("²", "٣", "1²"):  # digits to str.isdigit(), but not numbers int() reads
         with pytest.raises(NotationError):
             game.parse(text)
+
+
+def test_m1_a_number_past_the_last_whole_multiple_is_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The documented method: a number at or above 2**32 - (2**32 mod (i+1)) would favour
+    some cards, so it is dropped and the next one drawn (the stream read block by block)."""
+    numbers = list(range(1000, 1064))
+
+    def stream(first: list[int]) -> Any:
+        drawn = first + numbers
+        return lambda seed, counter: tuple(drawn[8 * counter : 8 * counter + 8])
+
+    monkeypatch.setattr(deal, "_block", stream([2**32 - 1]))  # too high for 44 cards
+    dropped = deal.shuffle(SOLO.cards, b"seed")
+    monkeypatch.setattr(deal, "_block", stream([]))
+    assert dropped == deal.shuffle(SOLO.cards, b"seed")
+    monkeypatch.setattr(deal, "_block", stream([2**32 - 5]))  # the highest one kept
+    assert deal.shuffle(SOLO.cards, b"seed") != dropped

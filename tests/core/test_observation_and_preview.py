@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from helpers import CLEAR_DECK, CLEAR_ROOMS, codes, new, play, stacked
 
-from scoundrel.core import Card, Kind, Move, Rules, State, Status
+from scoundrel.core import Card, Kind, Move, Rules, State, Status, random_deal
 
 SOLO = Rules.solo()
 COOP = Rules.coop()
@@ -263,3 +264,33 @@ def test_previews_cover_every_legal_move() -> None:
         assert preview.heroes == state.apply(move).heroes
         assert preview.status is state.apply(move).status
     assert state == twin
+
+
+@pytest.mark.parametrize("rules", [SOLO, COOP, Rules.solo(weapon="lenient")], ids=str)
+def test_outcomes_say_what_the_previews_say(rules: Rules) -> None:
+    """``outcomes`` is the previews in brief: for every legal move of every position of
+    many games, each hero's health and weapon after it and the status, as the preview has
+    them; the position is left as it was."""
+    chooser = random.Random(11)
+    positions = 0
+    for seed in range(100):
+        state = State.new(rules, random_deal(rules, seed))
+        twin = State.new(rules, random_deal(rules, seed))
+        while True:
+            expected = [
+                (
+                    move,
+                    tuple(hero.health for hero in preview.heroes),
+                    tuple(hero.weapon for hero in preview.heroes),
+                    preview.status,
+                )
+                for move, preview in state.previews().items()
+            ]
+            assert state.outcomes() == expected
+            assert state == twin
+            positions += 1
+            if state.is_over:
+                break
+            move = chooser.choice(state.legal_moves)
+            state, twin = state.apply(move), twin.apply(move)
+    assert positions > 500  # random play dies young: some hundreds of positions

@@ -28,33 +28,36 @@ import datetime as _dt
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+import struct
 
 from .cards import Card
 from .rules import Rules
 
 _LIMIT = 1 << 32
+_NUMBERS = struct.Struct(">8I")
 
 
-def _stream(seed: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        block = hashlib.sha256(seed + counter.to_bytes(4, "big")).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
-        counter += 1
+def _block(seed: bytes, counter: int) -> tuple[int, ...]:
+    """Block ``counter`` of the stream: SHA-256(seed || counter), as eight 4-byte
+    big-endian numbers."""
+    return _NUMBERS.unpack(hashlib.sha256(seed + counter.to_bytes(4, "big")).digest())
 
 
 def shuffle(cards: tuple[Card, ...], seed: bytes) -> tuple[Card, ...]:
     """Fisher-Yates over a SHA-256 byte stream, as described in this module."""
     deck = list(cards)
-    numbers = _stream(seed)
+    numbers: list[int] = []
+    taken = 0
     for i in range(len(deck) - 1, 0, -1):
         bound = i + 1
         reject = _LIMIT - _LIMIT % bound
-        r = next(numbers)
-        while r >= reject:
-            r = next(numbers)
+        while True:
+            if taken == len(numbers):  # the stream's next block
+                numbers += _block(seed, len(numbers) // 8)
+            r = numbers[taken]
+            taken += 1
+            if r < reject:
+                break
         j = r % bound
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)

@@ -8,6 +8,7 @@ dungeon because they were fled from, in order. Fair bots and interfaces work fro
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
@@ -68,6 +69,13 @@ class Observation:
 _index = attrgetter("index")
 
 
+@functools.lru_cache(maxsize=4096)
+def _in_order(hidden: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The unseen cards in canonical order. They change only when a room is dealt or fled,
+    so most positions share them (sorting them was two fifths of an observation)."""
+    return tuple(sorted(hidden, key=_index))
+
+
 def observe(state: State, viewer: int = 1) -> Observation:
     """The observation of ``state`` for hero ``viewer`` (1 or 2)."""
     heroes = state.heroes
@@ -84,7 +92,7 @@ def observe(state: State, viewer: int = 1) -> Observation:
         leader=state.leader,
         room=state.room,
         dungeon_count=count,
-        unseen=tuple(sorted(hidden, key=_index)),
+        unseen=_in_order(hidden),
         known_bottom=known,
         discard=state.discard,
         final_room=state.final_room,

@@ -9,6 +9,7 @@ the game is over.
 from __future__ import annotations
 
 import functools
+from operator import sub
 from typing import Any
 
 from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State, Status
@@ -88,19 +89,17 @@ def position_view(state: State) -> dict[str, Any]:
     """A position as a player sees it, with every legal move and its preview."""
     seen = state.observation(state.leader)
     status = _STATUS
-    legal = []
-    for move in seen.legal_moves:
-        preview = state.preview(move)
-        heroes = preview.heroes
-        legal.append(
-            {
-                **_about_move(move),
-                "health": [hero.health for hero in heroes],
-                "damage": list(preview.damage),
-                "weapons": [None if hero.weapon is None else hero.weapon.code for hero in heroes],
-                "status": status[preview.status],
-            }
-        )
+    before = [hero.health for hero in seen.heroes]
+    legal = [
+        {
+            **_about_move(move),
+            "health": health,
+            "damage": list(map(sub, before, health)),
+            "weapons": [None if weapon is None else weapon.code for weapon in weapons],
+            "status": status[after],
+        }
+        for move, health, weapons, after in state.outcomes()
+    ]
     blocked: dict[str, Any] = {}
     if not state.is_over:
         # what a player may try and be refused: flee, a weapon fight, the help card
