@@ -535,13 +535,9 @@ class State:
         health and weapon after it, and the game's status. :meth:`previews` in brief, for
         an interface that shows them with every position it sends (the web game, once a
         move): no :class:`Hero` or :class:`Preview` is made, which was half their cost."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_moves()
         outcomes = []
-        for move in legal:
-            after = self._copy()
-            after._step(move)
+        for move in self.legal_moves:
+            after = self.apply(move)
             outcomes.append((move, tuple(after._health), tuple(after._weapon), after._status))
         return outcomes
 
