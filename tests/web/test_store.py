@@ -232,6 +232,45 @@ def test_an_old_database_is_upgraded_in_place(db_url: str, old_version: int) -> 
         store.count_hint("old-finished", player)
     assert migrate(engine) == SCHEMA_VERSION  # and again: nothing to do
     assert store.load("old-playing").hint_count == 1
+    assert partial_indexes(engine) == PARTIAL
+
+
+#: The indexes of games searched only by a value of their first column, and the column a
+#: game must have set to be in each (revision 0004).
+PARTIAL = {"game_invite": "invite", "daily_client": "client", "daily_board": "daily_date"}
+
+
+def partial_indexes(engine: Engine) -> dict[str, str]:
+    """Each partial index of ``games`` with the column its condition asks to be set."""
+    found = {}
+    for index in inspect(engine).get_indexes("games"):
+        options = index.get("dialect_options", {})
+        where = options.get("sqlite_where", options.get("postgresql_where"))
+        if where is not None:
+            condition = " ".join(str(where).replace("(", " ").replace(")", " ").split())
+            if condition.endswith(" IS NOT NULL"):
+                found[index["name"]] = condition.removesuffix(" IS NOT NULL")
+    return found
+
+
+def test_a_random_dungeon_adds_nothing_to_the_indexes_of_days_and_invites(db_url: str) -> None:
+    """The indexes searched by an invite, a day's attempts from a client and a day's
+    board hold only the games with that column set: a random dungeon played alone has
+    none of them, a scored daily attempt has its day and client."""
+    engine = connect(db_url)
+    assert partial_indexes(engine) == PARTIAL
+    store = GameStore(engine)
+    player = store.ensure_player(None)
+    store.start(player, "random", Rules.solo())
+    day = datetime.date(2026, 12, 2)
+    daily = store.start(player, "daily", Rules.solo(), today=day, client="c" * 64)
+    with engine.connect() as connection:
+        for name, column in PARTIAL.items():
+            rows = connection.execute(
+                select(games.c.id).where(getattr(games.c, column).is_not(None))
+            ).all()
+            expected = [] if name == "game_invite" else [daily.id]
+            assert [row.id for row in rows] == expected, name
 
 
 # ---------------------------------------------------------------------- the daily secret

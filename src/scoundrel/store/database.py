@@ -68,8 +68,22 @@ games = Table(
     Column("pending", String(8), nullable=True),
     # a scored daily attempt: a keyed hash of the client's address (never the address)
     Column("client", String(64), nullable=True),
-    Index("game_invite", "invite", unique=True),
-    Index("daily_client", "daily_date", "client"),
+    # partial: most games have no invite, day or client, and no search would find them
+    # there (revision 0004)
+    Index(
+        "game_invite",
+        "invite",
+        unique=True,
+        sqlite_where=text("invite IS NOT NULL"),
+        postgresql_where=text("invite IS NOT NULL"),
+    ),
+    Index(
+        "daily_client",
+        "daily_date",
+        "client",
+        sqlite_where=text("client IS NOT NULL"),
+        postgresql_where=text("client IS NOT NULL"),
+    ),
     Index(
         "one_daily_attempt",
         "player_id",
@@ -79,7 +93,14 @@ games = Table(
         sqlite_where=text("mode = 'daily'"),
         postgresql_where=text("mode = 'daily'"),
     ),
-    Index("daily_board", "daily_date", "ruleset", "status"),
+    Index(
+        "daily_board",
+        "daily_date",
+        "ruleset",
+        "status",
+        sqlite_where=text("daily_date IS NOT NULL"),
+        postgresql_where=text("daily_date IS NOT NULL"),
+    ),
 )
 
 settings = Table(

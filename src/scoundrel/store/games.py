@@ -112,10 +112,17 @@ class _Direct:
     def run(self, params: dict[str, Any]) -> int:
         """Run the statement with ``params`` (committed by itself); how many rows it
         changed."""
+        return int(self._cursor(params).rowcount)
+
+    def first(self, params: dict[str, Any]) -> Any:
+        """The first row the query finds with ``params`` (a tuple), or ``None``."""
+        return self._cursor(params).fetchone()
+
+    def _cursor(self, params: dict[str, Any]) -> sqlite3.Cursor:
         values = [params[name] if not to else to(params[name]) for name, to in self.order]
         connection = self.own.get()
         try:
-            return int(connection.execute(self.sql, values).rowcount)
+            return connection.execute(self.sql, values)
         except sqlite3.Error as failure:  # as SQLAlchemy's class of the same name
             self.own.drop()
             raise DBAPIError.instance(self.sql, values, failure, sqlite3.Error) from failure
@@ -152,6 +159,9 @@ class _Connections(threading.local):
 
 # A new game's row, built once.
 _START = insert(games)
+# Whether a player's row exists, and a new one: once per player, on their first write.
+_PLAYER = select(players.c.id).where(players.c.id == bindparam("player_id"))
+_NEW_PLAYER = insert(players)
 # One game by its id, built once (a statement built per call costs its cache key each time).
 _LOAD = select(games).where(games.c.id == bindparam("game_id"))
 # A player's game in play that moved last (an online table is found as a table), built once.
@@ -342,7 +352,10 @@ class GameStore:
         self._direct: dict[int, _Direct] = {}
         if engine.dialect.name == "sqlite":
             own = _Connections(engine)
-            self._direct = {id(each): _Direct(each, engine, own) for each in (_MOVE, _STEP, _START)}
+            self._direct = {
+                id(each): _Direct(each, engine, own)
+                for each in (_MOVE, _STEP, _START, _PLAYER, _NEW_PLAYER)
+            }
 
     def setting(self, key: str, default: str) -> str:
         """The stored setting ``key``, made ``default`` the first time it is asked for."""
@@ -383,10 +396,13 @@ class GameStore:
         """Whether the player's row exists (remembered once seen)."""
         if player_id in self._known_players:
             return True
-        with self.engine.connect() as connection:
-            found = connection.execute(
-                select(players.c.id).where(players.c.id == player_id)
-            ).first()
+        params = {"player_id": player_id}
+        direct = self._direct.get(id(_PLAYER))
+        if direct is not None:
+            found = direct.first(params)
+        else:
+            with self.engine.connect() as connection:
+                found = connection.execute(_PLAYER, params).first()
         if found is not None:
             self._know(player_id)
         return found is not None
@@ -394,9 +410,14 @@ class GameStore:
     def make_player(self, player_id: str) -> bool:
         """Make the player's row; whether this call made it (a parallel request may have
         made it first)."""
+        values = {"id": player_id, "nickname": None, "created_at": now()}
         try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(players).values(id=player_id, created_at=now()))
+            direct = self._direct.get(id(_NEW_PLAYER))
+            if direct is not None:
+                direct.run(values)
+            else:
+                with self.engine.begin() as connection:
+                    connection.execute(_NEW_PLAYER, values)
         except IntegrityError:
             self._know(player_id)
             return False
