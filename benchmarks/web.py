@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/web.py [--players 200] [--moves 30] [--think 0.2 1.0]
                                        [--reference GIT_REF] [--rounds 1]
                                        [--transport auto|socket|http] [--pin]
+                                       [--together]
 
 Starts ``scoundrel serve`` on a free loopback port with a fresh SQLite database, then runs
 ``--players`` simulated players at once, each with its own cookie (so its own games). A
@@ -26,6 +27,11 @@ reports medians (other work on the machine moves single runs a lot), and the rat
 each round's two runs, made back to back, with their median. ``--pin`` keeps the
 server on a core of its own, the players on the rest: on two cores, the server and the
 load otherwise take turns on both, and single runs of one tree vary by half.
+``--together`` (with ``--reference``) starts both servers at once, on the same core with
+``--pin``, each under its own ``--players`` players: the ratio of their CPU per move is
+then measured over the same seconds, spared the machine's swings between one run and the
+next (other tenants, clock speed); their round trips, sharing a core, are slower than
+alone and are not the figures of record.
 """
 
 from __future__ import annotations
@@ -241,47 +247,79 @@ def page_weight(base: str) -> tuple[int, list[str]]:
 
 async def measure(args: argparse.Namespace, src: Path | None = None) -> dict[str, Any]:
     """The figures of one server (from ``src``, or the installed package) under the load."""
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "bench.sqlite3", src)
-        try:
-            base = f"http://127.0.0.1:{port}"
+    return (await measure_together(args, [src]))[0]
+
+
+async def measure_together(
+    args: argparse.Namespace, sources: list[Path | None]
+) -> list[dict[str, Any]]:
+    """The figures of one server per source tree, all started at once and each under its
+    own load of ``--players`` players, played at the same time: every server meets the
+    same moments of the machine."""
+    with contextlib.ExitStack() as stack:
+        servers: list[tuple[subprocess.Popen[bytes], str]] = []
+        for src in sources:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            port = free_port()
+            server = start_server(port, folder / "bench.sqlite3", src)
+            stack.callback(server.wait, 10)
+            stack.callback(server.terminate)
+            servers.append((server, f"http://127.0.0.1:{port}"))
+        runs: list[dict[str, Any]] = []
+        loads = []
+        for _server, base in servers:
             weight, files = page_weight(base)
-            times: list[float] = []
-            errors: list[str] = []
             transport = args.transport
             if transport == "auto":
                 transport = "socket" if await offers_socket(base) else "http"
             player = socket_player if transport == "socket" else http_player
-            user_before, system_before = cpu_times(server.pid)
-            started = time.perf_counter()
-            await asyncio.wait_for(
-                asyncio.gather(
-                    *(
-                        player(base, n, args.moves, tuple(args.think), args.seed, times, errors)
-                        for n in range(args.players)
-                    )
-                ),
-                timeout=600,
+            times: list[float] = []
+            errors: list[str] = []
+            runs.append(
+                {
+                    "transport": transport,
+                    "times": times,
+                    "errors": errors,
+                    "weight": weight,
+                    "files": files,
+                }
             )
-            seconds = time.perf_counter() - started
-            user_after, system_after = cpu_times(server.pid)
-        finally:
-            server.terminate()
-            server.wait(10)
-    ms = sorted(t * 1000 for t in times)
+            loads += [
+                player(base, n, args.moves, tuple(args.think), args.seed, times, errors)
+                for n in range(args.players)
+            ]
+        before = [cpu_times(server.pid) for server, _base in servers]
+        started = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*loads), timeout=600)
+        seconds = time.perf_counter() - started
+        after = [cpu_times(server.pid) for server, _base in servers]
+    return [
+        figures(args, run, seconds, start, end)
+        for run, start, end in zip(runs, before, after, strict=True)
+    ]
+
+
+def figures(
+    args: argparse.Namespace,
+    run: dict[str, Any],
+    seconds: float,
+    before: tuple[float, float],
+    after: tuple[float, float],
+) -> dict[str, Any]:
+    """One server's figures from its players' round trips and its CPU times."""
+    ms = sorted(t * 1000 for t in run["times"])
     quantiles = statistics.quantiles(ms, n=100)
     moves = max(1, len(ms))
-    user = user_after - user_before
-    system = system_after - system_before
+    user = after[0] - before[0]
+    system = after[1] - before[1]
     return {
-        "transport": transport,
+        "transport": run["transport"],
         "players": args.players,
         "moves_per_player": args.moves,
         "think": list(args.think),
         "seed": args.seed,
         "moves": len(ms),
-        "errors": len(errors),
+        "errors": len(run["errors"]),
         "seconds": round(seconds, 2),
         "moves_per_s": round(len(ms) / seconds, 1),
         "p50_ms": round(statistics.median(ms), 2),
@@ -291,8 +329,8 @@ async def measure(args: argparse.Namespace, src: Path | None = None) -> dict[str
         "server_cpu_ms_per_move": round((user + system) * 1000 / moves, 3),
         "server_user_ms_per_move": round(user * 1000 / moves, 3),
         "server_system_ms_per_move": round(system * 1000 / moves, 3),
-        "first_page_bytes": weight,
-        "first_page_files": files,
+        "first_page_bytes": run["weight"],
+        "first_page_files": run["files"],
     }
 
 
@@ -333,15 +371,21 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     """This tree's figures, and with ``--reference`` the reference's: the two servers take
-    turns (reference first) for ``--rounds`` rounds, and each figure is the median."""
+    turns (reference first), or with ``--together`` run at once, for ``--rounds`` rounds,
+    and each figure is the median."""
     if not args.reference:
         return median_run([await measure(args, ROOT / "src") for _ in range(args.rounds)])
     references: list[dict[str, Any]] = []
     currents: list[dict[str, Any]] = []
     with worktree(args.reference) as tree:
         for _ in range(args.rounds):
-            references.append(await measure(args, tree / "src"))
-            currents.append(await measure(args, ROOT / "src"))
+            if args.together:
+                theirs, ours = await measure_together(args, [tree / "src", ROOT / "src"])
+            else:
+                theirs = await measure(args, tree / "src")
+                ours = await measure(args, ROOT / "src")
+            references.append(theirs)
+            currents.append(ours)
     reference = median_run(references)
     current = median_run(currents)
     ratio = current["server_cpu_ms_per_move"] / max(1e-9, reference["server_cpu_ms_per_move"])
@@ -452,10 +496,19 @@ def main() -> None:
         help="run the server on the last core and the players on the others, so that "
         "they do not take turns on one core (steadier figures on a small machine)",
     )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --reference: run both servers at once, each under its own players, "
+        "rather than one after the other (their CPU ratio then meets the same moments of "
+        "the machine; their round trips share its cores)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.rounds < 1 or args.players < 1 or args.moves < 1:
         parser.error("--players, --moves and --rounds must be at least 1")
+    if args.together and not args.reference:
+        parser.error("--together compares two servers: give --reference as well")
     if args.pin:
         cores = sorted(os.sched_getaffinity(0))
         if len(cores) < 2:
