@@ -43,6 +43,13 @@ players = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+
+def _partial(name: str, *columns: str, where: str, unique: bool = False) -> Index:
+    """An index of the rows that ``where`` holds, on SQLite and PostgreSQL alike."""
+    condition = text(where)
+    return Index(name, *columns, unique=unique, sqlite_where=condition, postgresql_where=condition)
+
+
 games = Table(
     "games",
     metadata,
@@ -70,37 +77,17 @@ games = Table(
     Column("client", String(64), nullable=True),
     # partial: most games have no invite, day or client, and no search would find them
     # there (revision 0004)
-    Index(
-        "game_invite",
-        "invite",
-        unique=True,
-        sqlite_where=text("invite IS NOT NULL"),
-        postgresql_where=text("invite IS NOT NULL"),
-    ),
-    Index(
-        "daily_client",
-        "daily_date",
-        "client",
-        sqlite_where=text("client IS NOT NULL"),
-        postgresql_where=text("client IS NOT NULL"),
-    ),
-    Index(
+    _partial("game_invite", "invite", where="invite IS NOT NULL", unique=True),
+    _partial("daily_client", "daily_date", "client", where="client IS NOT NULL"),
+    _partial(
         "one_daily_attempt",
         "player_id",
         "daily_date",
         "ruleset",
+        where="mode = 'daily'",
         unique=True,
-        sqlite_where=text("mode = 'daily'"),
-        postgresql_where=text("mode = 'daily'"),
     ),
-    Index(
-        "daily_board",
-        "daily_date",
-        "ruleset",
-        "status",
-        sqlite_where=text("daily_date IS NOT NULL"),
-        postgresql_where=text("daily_date IS NOT NULL"),
-    ),
+    _partial("daily_board", "daily_date", "ruleset", "status", where="daily_date IS NOT NULL"),
 )
 
 settings = Table(
