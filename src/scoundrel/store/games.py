@@ -396,13 +396,7 @@ class GameStore:
         """Whether the player's row exists (remembered once seen)."""
         if player_id in self._known_players:
             return True
-        params = {"player_id": player_id}
-        direct = self._direct.get(id(_PLAYER))
-        if direct is not None:
-            found = direct.first(params)
-        else:
-            with self.engine.connect() as connection:
-                found = connection.execute(_PLAYER, params).first()
+        found = self._first(_PLAYER, {"player_id": player_id})
         if found is not None:
             self._know(player_id)
         return found is not None
@@ -412,17 +406,30 @@ class GameStore:
         made it first)."""
         values = {"id": player_id, "nickname": None, "created_at": now()}
         try:
-            direct = self._direct.get(id(_NEW_PLAYER))
-            if direct is not None:
-                direct.run(values)
-            else:
-                with self.engine.begin() as connection:
-                    connection.execute(_NEW_PLAYER, values)
+            self._run(_NEW_PLAYER, values)
         except IntegrityError:
             self._know(player_id)
             return False
         self._know(player_id)
         return True
+
+    def _run(self, statement: Any, params: dict[str, Any]) -> int:
+        """Run one statement, committed by itself: on SQLite straight through the driver
+        (see :class:`_Direct`), elsewhere alone (autocommit on PostgreSQL); how many rows it
+        changed."""
+        direct = self._direct.get(id(statement))
+        if direct is not None:
+            return direct.run(params)
+        with self._one_statement.begin() as connection:
+            return int(connection.execute(statement, params).rowcount)
+
+    def _first(self, statement: Any, params: dict[str, Any]) -> Any:
+        """The first row a query finds, or ``None`` (read as :meth:`_run` writes)."""
+        direct = self._direct.get(id(statement))
+        if direct is not None:
+            return direct.first(params)
+        with self.engine.connect() as connection:
+            return connection.execute(statement, params).first()
 
     def _know(self, player_id: str) -> None:
         with self._lock:
@@ -540,9 +547,8 @@ class GameStore:
             "pending": None,
         }
         try:
-            direct = self._direct.get(id(_START))
-            if direct is not None and not online:
-                direct.run(values)
+            if not online:
+                self._run(_START, values)
             else:
                 with self.engine.begin() as connection:
                     connection.execute(_START, values)
@@ -766,13 +772,7 @@ class GameStore:
         statement = _MOVE
         if set(values) <= _STEP_CHANGES and stored.status == "playing":
             statement = _STEP  # still in play: only the moves change
-        direct = self._direct.get(id(statement))
-        if direct is not None:
-            count = direct.run(params)
-        else:
-            with self._one_statement.begin() as connection:
-                count = connection.execute(statement, params).rowcount
-        if count != 1:
+        if self._run(statement, params) != 1:
             with self._lock:
                 self._games.pop(stored.id, None)
             raise Conflict(CHANGED, reason="changed_meanwhile")
