@@ -269,7 +269,7 @@ def test_previews_cover_every_legal_move() -> None:
 @pytest.mark.parametrize("rules", [SOLO, COOP, Rules.solo(weapon="lenient")], ids=str)
 def test_outcomes_say_what_the_previews_say(rules: Rules) -> None:
     """``outcomes`` is the previews in brief: for every legal move of every position of
-    many games, each hero's health and weapon after it and the status, as the preview has
+    many games, each hero's health, damage and weapon after it and the status, as the preview has
     them; the position is left as it was."""
     chooser = random.Random(11)
     positions = 0
@@ -281,6 +281,7 @@ def test_outcomes_say_what_the_previews_say(rules: Rules) -> None:
                 (
                     move,
                     tuple(hero.health for hero in preview.heroes),
+                    preview.damage,
                     tuple(hero.weapon for hero in preview.heroes),
                     preview.status,
                 )

@@ -517,8 +517,7 @@ class State:
         if isinstance(move, str):
             move = parse_move(move)
         after = self.apply(move)
-        damage = tuple(map(sub, self._health, after._health))
-        return Preview(move, after.heroes, damage, after._status)
+        return Preview(move, after.heroes, self._damage(after), after._status)
 
     def observation(self, viewer: int = 1) -> Observation:
         """What hero ``viewer`` (1 or 2) can see: everything but the dungeon's order."""
@@ -530,16 +529,31 @@ class State:
         """:meth:`preview` of every legal move."""
         return {move: self.preview(move) for move in self.legal_moves}
 
-    def outcomes(self) -> list[tuple[Move, tuple[int, ...], tuple[Card | None, ...], Status]]:
+    def outcomes(
+        self,
+    ) -> list[tuple[Move, tuple[int, ...], tuple[int, ...], tuple[Card | None, ...], Status]]:
         """What every legal move would leave, in listing order: the move, then each hero's
-        health and weapon after it, and the game's status. :meth:`previews` in brief, for
-        an interface that shows them with every position it sends (the web game, once a
-        move): no :class:`Hero` or :class:`Preview` is made, which was half their cost."""
+        health after it and the damage it took (as :attr:`Preview.damage`), each hero's
+        weapon, and the game's status. :meth:`previews` in brief, for an interface that
+        shows them with every position it sends (the web game, once a move): no
+        :class:`Hero` or :class:`Preview` is made, which was half their cost."""
         outcomes = []
         for move in self.legal_moves:
             after = self.apply(move)
-            outcomes.append((move, tuple(after._health), tuple(after._weapon), after._status))
+            outcomes.append(
+                (
+                    move,
+                    tuple(after._health),
+                    self._damage(after),
+                    tuple(after._weapon),
+                    after._status,
+                )
+            )
         return outcomes
+
+    def _damage(self, after: State) -> tuple[int, ...]:
+        """The health each hero lost from here to ``after`` (negative: healed)."""
+        return tuple(map(sub, self._health, after._health))
 
     # ------------------------------------------------------------------ what is on the table
 

@@ -9,7 +9,6 @@ the game is over.
 from __future__ import annotations
 
 import functools
-from operator import sub
 from typing import Any
 
 from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State, Status
@@ -89,16 +88,15 @@ def position_view(state: State) -> dict[str, Any]:
     """A position as a player sees it, with every legal move and its preview."""
     seen = state.observation(state.leader)
     status = _STATUS
-    before = [hero.health for hero in seen.heroes]
     legal = [
         {
             **_about_move(move),
             "health": health,
-            "damage": list(map(sub, before, health)),
+            "damage": damage,
             "weapons": [None if weapon is None else weapon.code for weapon in weapons],
             "status": status[after],
         }
-        for move, health, weapons, after in state.outcomes()
+        for move, health, damage, weapons, after in state.outcomes()
     ]
     blocked: dict[str, Any] = {}
     if not state.is_over:
