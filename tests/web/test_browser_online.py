@@ -329,8 +329,10 @@ def test_a_silent_leader_table_has_no_pointing(browser: Any, server: str, dealt:
 
 
 def test_a_dropped_connection_reconnects_and_catches_up(browser: Any, server: str) -> None:
-    """The socket drops: "Reconnecting…" shows while the page tries again (backing off);
-    the view it gets once back catches up with the move made meanwhile."""
+    """The socket drops: "Reconnecting…" shows while the page tries again (backing off),
+    in place of the partner's presence, which the page cannot know meanwhile; the view it
+    gets once back catches up with the move made meanwhile, and the partner shows as
+    connected again."""
     one, two = Player(browser, server), Player(browser, server)
     routes: list[Any] = []
     down = {"now": False}
@@ -351,6 +353,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Any, server: st
     routes[-1].close()
     b.wait_for_selector(".online-status .connection")
     assert b.locator(".online-status .connection").inner_text() == "Reconnecting…"
+    assert b.locator(".online-status .presence").count() == 0  # not "Hero 1 is connected"
     # hero 1 plays meanwhile; hero 2's page cannot hear of it
     a = one.page
     a.locator(".room-cards .card").first.click()
@@ -361,6 +364,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Any, server: st
     down["now"] = False
     two.wait_moves(1, timeout=8000)  # back: the first view catches up
     b.wait_for_selector(".online-status .connection", state="detached")
+    b.wait_for_selector(".presence[data-presence='online']")  # heard from hero 1 again
     assert not one.errors, one.errors
     assert not two.errors, two.errors
     one.close()

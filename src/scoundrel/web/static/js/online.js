@@ -226,6 +226,10 @@ function connect() {
     if (socket !== ws) return;
     socket = null;
     if (event.code === 4404 || !following) return; // no such table: nothing to follow
+    // cut off, this page cannot hear the partner: what it last heard is no longer known
+    presence = {};
+    thinking = null;
+    if (pointer) { pointer = null; refreshMarks(); }
     setReconnecting(true);
     retryTimer = setTimeout(connect, delay);
     delay = Math.min(MAX_DELAY, delay * 2);
@@ -330,6 +334,11 @@ function statusLine(game) {
     }
   } else {
     line.append(el("b", { class: "you-play", text: t("online.you_play", { hero: heroName(game.you) }) }));
+  }
+  if (reconnecting) {
+    // nothing is known of the partner until the table answers again
+    line.append(el("span", { class: "connection", role: "status", text: t("online.reconnecting") }));
+  } else if (game.you !== null) {
     const partner = partnerOf(game.you);
     const seat = game.seats?.find((s) => s.hero === partner);
     let state = "away";
@@ -338,7 +347,6 @@ function statusLine(game) {
     else if (presence[partner]) state = "online";
     line.append(el("span", { class: `presence ${state}`, "data-presence": state, text: t(`online.partner_${state}`, { hero: seatName(game, partner) }) }));
   }
-  if (reconnecting) line.append(el("span", { class: "connection", role: "status", text: t("online.reconnecting") }));
   return line;
 }
 
