@@ -35,12 +35,21 @@ from .rules import Rules
 
 _LIMIT = 1 << 32
 _NUMBERS = struct.Struct(">8I")
+#: An empty SHA-256 to copy: a copy skips the library's look-up of the algorithm, which
+#: cost more than the hashing of a deal's few short messages.
+_SHA256 = hashlib.sha256()
+
+
+def _sha256(data: bytes) -> bytes:
+    digest = _SHA256.copy()
+    digest.update(data)
+    return digest.digest()
 
 
 def _block(seed: bytes, counter: int) -> tuple[int, ...]:
     """Block ``counter`` of the stream: SHA-256(seed || counter), as eight 4-byte
     big-endian numbers."""
-    return _NUMBERS.unpack(hashlib.sha256(seed + counter.to_bytes(4, "big")).digest())
+    return _NUMBERS.unpack(_sha256(seed + counter.to_bytes(4, "big")))
 
 
 def shuffle(cards: tuple[Card, ...], seed: bytes) -> tuple[Card, ...]:
@@ -67,7 +76,7 @@ def _seed(message: str, secret: str | None) -> bytes:
     data = message.encode()
     if secret:
         return hmac.new(secret.encode(), data, hashlib.sha256).digest()
-    return hashlib.sha256(data).digest()
+    return _sha256(data)
 
 
 def random_deal(rules: Rules, seed: int | None = None) -> tuple[Card, ...]:

@@ -124,7 +124,7 @@ class Record:
 
     def start(self) -> State:
         """The state before any move."""
-        return State.new(self.rules, self.deck)
+        return State._start(self.rules, self.deck)  # the deck was checked when made
 
     def replay(self) -> Game:
         """The game with every move applied. Raises :class:`ReplayError` at the first move

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, State, Status
+from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, Record, State, Status
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import move_for
+from scoundrel.core.observation import observe
 from scoundrel.solver import hint
 from scoundrel.store import StoredGame
 
@@ -86,7 +87,7 @@ def _refusal(state: State, move: Move) -> dict[str, Any] | None:
 
 def position_view(state: State) -> dict[str, Any]:
     """A position as a player sees it, with every legal move and its preview."""
-    seen = state.observation(state.leader)
+    seen = observe(state, state.leader)  # State.observation, without its import each call
     status = _STATUS
     legal = [
         {
@@ -148,11 +149,10 @@ def replay_view(stored: StoredGame) -> dict[str, Any]:
     return {**about_game(stored), "record": record.to_dict(), "steps": steps}
 
 
-def run_view(stored: StoredGame) -> list[dict[str, Any]]:
+def run_view(record: Record) -> list[dict[str, Any]]:
     """A game room by room, without naming a card (what a share text may show): each
     room was ``fled``, or cost each hero ``lost`` health (negative: healed); ``died``
     marks the room where a hero fell."""
-    record = stored.record
     states = record.start().replay(record.moves)
     rooms: list[dict[str, Any]] = []
     start = states[0]
@@ -180,9 +180,12 @@ def game_view(
         "owner": owner,
         **position_view(state),
     }
-    view["record"] = stored.record.to_dict() if revealed and state.is_over else None
+    view["record"] = None
     if state.is_over:  # whoever may see the finished game may see its run
-        view["run"] = run_view(stored)
+        record = stored.record
+        if revealed:
+            view["record"] = record.to_dict()
+        view["run"] = run_view(record)
     return view
 
 
