@@ -538,10 +538,7 @@ class State:
         shows them with every position it sends (the web game, once a move): no
         :class:`Hero` or :class:`Preview` is made, which was half their cost."""
         outcomes = []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_moves()
-        for move in legal:  # legal, so apply's check is skipped
+        for move in self.legal_moves:  # legal, so apply's check is skipped
             after = self._copy()
             after._step(move)
             outcomes.append(
