@@ -93,6 +93,19 @@ def test_observation_has_no_dungeon_field() -> None:
     assert fields >= {"room", "heroes", "unseen", "known_bottom", "dungeon_count"}
 
 
+def test_observation_is_a_whole_observation() -> None:
+    """``observe`` fills the dataclass without its __init__: every field, nothing more,
+    equal to the one the constructor makes, and as frozen."""
+    state = play(new(COOP, "7D KS 5H 9C"), "7D KS/w")
+    seen = state.observation(2)
+    fields = {field.name: getattr(seen, field.name) for field in dataclasses.fields(seen)}
+    assert vars(seen) == fields
+    made = type(seen)(**fields)
+    assert seen == made and repr(seen) == repr(made)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seen.leader = 2  # type: ignore[misc]
+
+
 def test_observation_after_a_flee_knows_the_bottom_in_room_order() -> None:
     """S5: fled cards are face down but known: at the bottom, in room order."""
     state = play(new(SOLO, "KS 2D 5H 9C"), "F")
