@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from scoundrel.core import (
@@ -105,7 +106,7 @@ class _Direct:
         names = compiled.positiontup or ()
         dialect = engine.dialect
         self.order = [  # each value's name, and how SQLAlchemy converts it for this driver
-            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            (name, _processor(compiled.binds[name].type.dialect_impl(dialect), dialect))
             for name in names
         ]
 
@@ -126,6 +127,30 @@ class _Direct:
         except sqlite3.Error as failure:  # as SQLAlchemy's class of the same name
             self.own.drop()
             raise DBAPIError.instance(self.sql, values, failure, sqlite3.Error) from failure
+
+
+#: SQLAlchemy's default text for a time on SQLite, which :func:`_sqlite_time` writes.
+_SQLITE_TIME_FORMAT = SQLITE_DATETIME._storage_format
+
+
+def _processor(kind: Any, dialect: Any) -> Any:
+    """How a value of SQLAlchemy type ``kind`` is handed to the driver: SQLAlchemy's own
+    conversion, but a time on SQLite is written by :func:`_sqlite_time` (SQLAlchemy fills a
+    dictionary and formats it with ``%``: a tenth of a move's write, done twice a move)."""
+    convert = kind.bind_processor(dialect)
+    if not (isinstance(kind, SQLITE_DATETIME) and kind._storage_format == _SQLITE_TIME_FORMAT):
+        return convert
+
+    def moment(value: Any) -> Any:
+        return _sqlite_time(value) if type(value) is _dt.datetime else convert(value)
+
+    return moment
+
+
+def _sqlite_time(value: _dt.datetime) -> str:
+    """A time as SQLAlchemy's default format keeps it on SQLite, ``YYYY-MM-DD
+    HH:MM:SS.ffffff``, without its zone."""
+    return value.isoformat(" ", "microseconds")[:26]
 
 
 class _Connections(threading.local):
@@ -292,6 +317,12 @@ def _rules(ruleset: str, options: str) -> Rules:
     return Rules.from_options(ruleset, json.loads(options))
 
 
+@functools.lru_cache(maxsize=256)
+def _options_text(rules: Rules) -> str:
+    """A game's options as its row keeps them (JSON), made once for each set of rules."""
+    return json.dumps(rules.options)
+
+
 def _row_to_game(row: Any) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -335,7 +366,7 @@ class GameStore:
         # M2: the server mixes its own secret into the daily deal; one is made and kept in
         # the database the first time, so the day's dungeon survives restarts.
         self.daily_secret = daily_secret or self.setting("daily_secret", secrets.token_hex(16))
-        self._states: OrderedDict[tuple[str, str], State] = OrderedDict()
+        self._states: OrderedDict[str, tuple[tuple[str, ...], State]] = OrderedDict()
         self._cache_size = cache
         self._lock = threading.Lock()
         self._known_players: OrderedDict[str, None] = OrderedDict()
@@ -531,7 +562,7 @@ class GameStore:
             "mode": mode,
             "daily_date": date,
             "ruleset": rules.ruleset,
-            "options": json.dumps(rules.options),
+            "options": _options_text(rules),
             "deck": format_cards(deck),
             "moves": "",
             "move_count": 0,
@@ -643,20 +674,20 @@ class GameStore:
         return stored
 
     def state(self, stored: StoredGame) -> State:
-        """The current state of a stored game (replayed once, then cached)."""
-        key = (stored.id, " ".join(stored.moves))
+        """The current state of a stored game (replayed once, then cached: the position
+        each game reached last)."""
         with self._lock:
-            state = self._states.get(key)
-            if state is not None:
-                self._states.move_to_end(key)
-                return state
+            kept = self._states.get(stored.id)
+            if kept is not None and kept[0] == stored.moves:
+                self._states.move_to_end(stored.id)
+                return kept[1]
         state = State.new(stored.rules, _deck(stored.deck)).replay(stored.moves)[-1]
         self._remember(stored.id, stored.moves, state)
         return state
 
     def _remember(self, game_id: str, moves: tuple[str, ...], state: State) -> None:
         with self._lock:
-            keep_newest(self._states, (game_id, " ".join(moves)), state, self._cache_size)
+            keep_newest(self._states, game_id, (moves, state), self._cache_size)
 
     def play(
         self,
