@@ -11,19 +11,25 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, Record, State, Status
+from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, Record, Rules, State, Status
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import move_for
 from scoundrel.core.observation import observe
 from scoundrel.solver import hint
 from scoundrel.store import StoredGame
 
+#: A card's code, or None for no card. (``list(map(_code, cards))`` rather than a list
+#: comprehension: on Python 3.11 each comprehension is a function made and called, and a
+#: view has a dozen of them.)
+_CODES: dict[Card | None, str | None] = {None: None, **{card: card.code for card in ALL_CARDS}}
+_code = _CODES.__getitem__
+
 
 def hero_view(hero: Hero) -> dict[str, Any]:
     return {
         "health": hero.health,
-        "weapon": hero.weapon.code if hero.weapon else None,
-        "stack": [card.code for card in hero.stack],
+        "weapon": _code(hero.weapon),
+        "stack": list(map(_code, hero.stack)),
         "last_kill": hero.last_kill,
         "reach": hero.reach,
         "potion_used": hero.potion_used,
@@ -94,7 +100,7 @@ def position_view(state: State) -> dict[str, Any]:
             **_about_move(move),
             "health": health,
             "damage": damage,
-            "weapons": [None if weapon is None else weapon.code for weapon in weapons],
+            "weapons": list(map(_code, weapons)),
             "status": status[after],
         }
         for move, health, damage, weapons, after in state.outcomes()
@@ -114,13 +120,13 @@ def position_view(state: State) -> dict[str, Any]:
     return {
         "status": status[seen.status],
         "score": seen.score,
-        "score_breakdown": None if breakdown is None else [list(p) for p in breakdown.parts],
-        "heroes": [hero_view(hero) for hero in seen.heroes],
+        "score_breakdown": None if breakdown is None else list(map(list, breakdown.parts)),
+        "heroes": list(map(hero_view, seen.heroes)),
         "leader": seen.leader,
-        "room": [card.code for card in seen.room],
+        "room": list(map(_code, seen.room)),
         "dungeon_count": seen.dungeon_count,
         "unseen": _counts(seen.unseen),
-        "known_bottom": [card.code for card in seen.known_bottom],
+        "known_bottom": list(map(_code, seen.known_bottom)),
         "discard_count": len(seen.discard),
         "final_room": seen.final_room,
         "resolved_in_room": seen.resolved_in_room,
@@ -130,6 +136,13 @@ def position_view(state: State) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def _options(rules: Rules) -> dict[str, Any]:
+    """A game's options as a view shows them: few sets of rules are played, so each is
+    made once (kept here, never changed by its users)."""
+    return rules.options
+
+
 def about_game(stored: StoredGame) -> dict[str, Any]:
     """What identifies a stored game: mode, day, rules and the moves so far."""
     return {
@@ -137,7 +150,7 @@ def about_game(stored: StoredGame) -> dict[str, Any]:
         "mode": stored.mode,
         "daily_date": stored.daily_date,
         "ruleset": stored.rules.ruleset,
-        "options": stored.rules.options,
+        "options": _options(stored.rules),
         "moves": list(stored.moves),
     }
 
