@@ -105,9 +105,11 @@ class _Direct:
         self.sql = str(compiled)
         names = compiled.positiontup or ()
         dialect = engine.dialect
-        self.order = [  # each value's name, and how SQLAlchemy converts it for this driver
-            (name, _processor(compiled.binds[name].type.dialect_impl(dialect), dialect))
-            for name in names
+        self.names = list(names)  # each value's name, in the statement's order
+        self.conversions = [  # where SQLAlchemy converts a value for this driver, and how
+            (place, convert)
+            for place, name in enumerate(names)
+            if (convert := _processor(compiled.binds[name].type.dialect_impl(dialect), dialect))
         ]
 
     def run(self, params: dict[str, Any]) -> int:
@@ -120,7 +122,9 @@ class _Direct:
         return self._cursor(params).fetchone()
 
     def _cursor(self, params: dict[str, Any]) -> sqlite3.Cursor:
-        values = [params[name] if not to else to(params[name]) for name, to in self.order]
+        values = list(map(params.__getitem__, self.names))
+        for place, convert in self.conversions:
+            values[place] = convert(values[place])
         connection = self.own.get()
         try:
             return connection.execute(self.sql, values)
@@ -801,7 +805,7 @@ class GameStore:
             "old_pending": stored.pending,
         }
         statement = _MOVE
-        if set(values) <= _STEP_CHANGES and stored.status == "playing":
+        if values.keys() <= _STEP_CHANGES and stored.status == "playing":
             statement = _STEP  # still in play: only the moves change
         if self._run(statement, params) != 1:
             with self._lock:

@@ -127,7 +127,7 @@ def request_id(message: dict[str, Any]) -> Any:
     """The id a socket message gives its request, echoed in the answer: a number or a
     short text (anything else is answered with ``null``)."""
     asked = message.get("id")
-    if asked is None or isinstance(asked, bool) or not isinstance(asked, int | str):
+    if asked is None or isinstance(asked, bool) or not isinstance(asked, (int, str)):
         return None
     return asked if len(str(asked)) <= MAX_ID else None
 

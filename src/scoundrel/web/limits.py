@@ -118,19 +118,24 @@ class Buckets:
         rate: Rate | None = getattr(self.limits, kind)
         if rate is None:
             return
-        factor = self.limits.address_factor
         wanted: list[tuple[tuple[str, str], Rate, bool]] = []
         if player is not None:
             wanted.append(((kind, "p:" + player), rate, False))
         if address is not None and not is_loopback(address):
             if player is not None:  # an address is many players: a bigger bucket
+                factor = self.limits.address_factor
                 rate = Rate(rate.burst * factor, rate.per_second * factor)
             wanted.append(((kind, "a:" + address), rate, True))
+        buckets = self._buckets
         with self._lock:
             moment = self._clock()
             levels = []
             for key, bucket_rate, by_address in wanted:
-                level = self._level(key, bucket_rate, moment)
+                known = buckets.get(key)
+                burst = bucket_rate.burst
+                level = burst
+                if known is not None:  # refilled since
+                    level = min(burst, known[0] + (moment - known[1]) * bucket_rate.per_second)
                 if level < 1:
                     wait = max(1, math.ceil((1 - level) / bucket_rate.per_second))
                     who = "from your network" if by_address else "from you"
@@ -140,16 +145,9 @@ class Buckets:
                         wait,
                         {"wait": wait},
                     )
-                levels.append((key, level))
+                levels.append((key, level - 1))
             for key, level in levels:
-                keep_newest(self._buckets, key, (level - 1, moment), self._size)
-
-    def _level(self, key: tuple[str, str], rate: Rate, moment: float) -> float:
-        known = self._buckets.get(key)
-        if known is None:
-            return rate.burst
-        level, since = known
-        return min(rate.burst, level + (moment - since) * rate.per_second)
+                keep_newest(buckets, key, (level, moment), self._size)
 
 
 class Flood:
