@@ -538,6 +538,7 @@ class State:
         shows them with every position it sends (the web game, once a move): no
         :class:`Hero` or :class:`Preview` is made, which was half their cost."""
         outcomes = []
+        health = self._health
         for move in self.legal_moves:  # legal, so apply's check is skipped
             after = self._copy()
             after._step(move)
@@ -545,7 +546,7 @@ class State:
                 (
                     move,
                     tuple(after._health),
-                    self._damage(after),
+                    tuple(map(sub, health, after._health)),  # as _damage
                     tuple(after._weapon),
                     after._status,
                 )

@@ -733,7 +733,6 @@ class GameStore:
         if state.is_over:
             values.update(status=status, score=score, finished_at=finished)
         self._write(stored, values)
-        self._remember(game_id, moves, state)
         played = stored.but(
             moves=moves,
             status=status,
@@ -742,7 +741,10 @@ class GameStore:
             finished_at=finished,
             pending=None,  # a given monster is fought by this move
         )
-        return self._keep(played), state
+        with self._lock:  # _remember and _keep at once
+            keep_newest(self._states, game_id, (moves, state), self._cache_size)
+            keep_newest(self._games, game_id, played, self._cache_size)
+        return played, state
 
     def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
         """Take back the last move of a random dungeon (the game is marked as undone)."""

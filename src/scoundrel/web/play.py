@@ -123,7 +123,8 @@ class Play:
         """``me`` plays ``move`` in their game, chosen on the position after ``after``
         moves."""
         stored, state = self.store.play(game_id, me, move.strip(), after=after)
-        return game_view(stored, state, owner=True, revealed=stored.revealed(self.clock()))
+        revealed = stored.is_over and stored.revealed(self.clock())  # today only if over
+        return game_view(stored, state, owner=True, revealed=revealed)
 
     def undo(self, me: str, game_id: str) -> dict[str, Any]:
         """``me`` takes back the last move of their game."""
