@@ -63,18 +63,6 @@ def _counts(cards: tuple[Card, ...]) -> dict[str, dict[str, int]]:
 
 
 @functools.cache
-def _about_move(move: Move) -> dict[str, Any]:
-    """What a listed move says of itself, the same in every position."""
-    card = move.card
-    return {
-        "move": move.token,
-        "card": None if card is None else card.code,
-        "help": move.help,
-        "weapon": move.weapon,
-    }
-
-
-@functools.cache
 def _may_try(card: Card, coop: bool) -> tuple[Move, ...]:
     """The moves with ``card`` a player may try and be refused: a weapon fight, the help
     card."""
@@ -96,8 +84,11 @@ def position_view(state: State) -> dict[str, Any]:
     seen = observe(state, state.leader)  # State.observation, without its import each call
     status = _STATUS
     legal = [
-        {
-            **_about_move(move),
+        {  # what the move says of itself, then what it would do
+            "move": move.token,
+            "card": _code(move.card),
+            "help": move.help,
+            "weapon": move.weapon,
             "health": health,
             "damage": damage,
             "weapons": list(map(_code, weapons)),
