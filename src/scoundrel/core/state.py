@@ -538,7 +538,6 @@ class State:
         shows them with every position it sends (the web game, once a move): no
         :class:`Hero` or :class:`Preview` is made, which was half their cost."""
         outcomes = []
-        health = self._health
         for move in self.legal_moves:  # legal, so apply's check is skipped
             after = self._copy()
             after._step(move)
@@ -546,7 +545,7 @@ class State:
                 (
                     move,
                     tuple(after._health),
-                    tuple(map(sub, health, after._health)),  # as _damage
+                    self._damage(after),
                     tuple(after._weapon),
                     after._status,
                 )
