@@ -302,3 +302,39 @@ def test_a_server_s_start_up_is_kept_out_of_the_collector() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+def test_the_served_game_socket_closes_on_a_message_over_4_kib(tmp_path: Path) -> None:
+    """``scoundrel serve`` answers the game socket with its own WebSocket settings: a
+    message of a few dozen bytes is answered, one past 4 KiB closes that socket (1009,
+    message too big) and nothing else; a new socket plays on."""
+    import json
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    server = Server(f"sqlite:///{tmp_path / 'limit.sqlite3'}").start()
+    player = Player(server)
+    try:
+        player.call("GET", "/api/games/current")  # the cookie
+        cookie = "; ".join(f"{name}={value}" for name, value in player.http.cookies.items())
+        url = f"ws://127.0.0.1:{server.port}/api/play"
+
+        def ask(socket: Any, **message: Any) -> dict[str, Any]:
+            socket.send(json.dumps({"id": 1, **message}))
+            answer: dict[str, Any] = json.loads(socket.recv(timeout=10))
+            return answer
+
+        with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as socket:
+            assert ask(socket, op="new", mode="random")["game"]["status"] == "playing"
+            socket.send(json.dumps({"id": 2, "op": "new", "pad": "x" * 4100}))
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as socket:
+            game = player.call("GET", "/api/games/current")["game"]
+            view = ask(socket, op="move", game=game["id"], move=healthiest(game), after=0)
+            assert view["game"]["moves"] == [healthiest(game)]
+    finally:
+        player.close()
+        server.kill()
