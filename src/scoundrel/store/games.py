@@ -741,10 +741,8 @@ class GameStore:
             finished_at=finished,
             pending=None,  # a given monster is fought by this move
         )
-        with self._lock:  # _remember and _keep at once
-            keep_newest(self._states, game_id, (moves, state), self._cache_size)
-            keep_newest(self._games, game_id, played, self._cache_size)
-        return played, state
+        self._remember(game_id, moves, state)
+        return self._keep(played), state
 
     def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
         """Take back the last move of a random dungeon (the game is marked as undone)."""
