@@ -266,6 +266,13 @@ def test_a_move_sqlite_cannot_write_is_a_database_error_and_nothing_changes(
         {"move": 7},
         {"after": 1},
         {"move": ["F"]},
+        {"move": "F", "after": 3, "undos": 2},
+        {"move": "F", "undos": 0},
+        {"move": "F", "undos": None},
+        {"move": "F", "undos": -1},
+        {"move": "F", "undos": 10_001},
+        {"move": "F", "after": 1, "undos": "2"},
+        {"move": "F", "undos": True},
     ],
 )
 def test_a_move_message_is_read_as_the_model_reads_it(fields: dict[str, Any]) -> None:
@@ -277,4 +284,4 @@ def test_a_move_message_is_read_as_the_model_reads_it(fields: dict[str, Any]) ->
         with pytest.raises(ValidationError):
             move_of(fields)
     else:
-        assert move_of(fields) == (body.move, body.after)
+        assert move_of(fields) == (body.move, body.after, body.undos)

@@ -15,6 +15,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -27,6 +28,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     inspect,
     select,
     text,
@@ -75,6 +77,8 @@ games = Table(
     Column("pending", String(8), nullable=True),
     # a scored daily attempt: a keyed hash of the client's address (never the address)
     Column("client", String(64), nullable=True),
+    # brought from a record file (the terminal's --load): listed, never in the records
+    Column("loaded", Boolean, nullable=False, server_default=false()),
     # partial: most games have no invite, day or client, and no search would find them
     # there (revision 0004)
     _partial("game_invite", "invite", where="invite IS NOT NULL", unique=True),

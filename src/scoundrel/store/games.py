@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import Engine, and_, bindparam, false, func, insert, or_, select, update
 from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -276,6 +276,8 @@ class StoredGame:
     pending: str | None = None
     """Online co-op: the monster the leader gave as the help card (C5), waiting for the
     partner to choose weapon or bare hands."""
+    loaded: bool = False
+    """Brought from a record file rather than dealt here: listed, never in the records."""
 
     def but(self, **changes: Any) -> StoredGame:
         """This game with ``changes`` made: :func:`dataclasses.replace`, without its
@@ -345,6 +347,15 @@ def _row_to_game(row: Any) -> StoredGame:
         finished_at=row.finished_at,
         invite=row.invite,
         pending=row.pending,
+        loaded=bool(row.loaded),
+    )
+
+
+def seen(stored: StoredGame, after: int | None, undos: int | None) -> bool:
+    """Whether ``stored`` stands where a player saw it: ``after`` moves and ``undos``
+    undos into the game (a count left out is not checked)."""
+    return (after is None or after == len(stored.moves)) and (
+        undos is None or undos == stored.undo_count
     )
 
 
@@ -502,6 +513,7 @@ class GameStore:
         day: _dt.date | None = None,
         secret: str | _Own | None = OWN_SECRET,
         deck: tuple[Card, ...] | None = None,
+        loaded: bool = False,
     ) -> StoredGame:
         """A new game, or for the dungeon of the day the player's attempt if it exists.
         An ``archive`` game deals the dungeon of ``day``, a day before ``today``: it is
@@ -515,7 +527,9 @@ class GameStore:
         terminal game deals the public dungeon of the day (``None``), the one every copy of
         the program agrees on (M2). Such attempts are kept but never enter this store's
         leaderboard, which ranks only its own deal. ``deck`` deals a random dungeon from a
-        seed or a record the player brings (the terminal's ``--seed`` and ``--load``)."""
+        seed or a record the player brings (the terminal's ``--seed`` and ``--load``);
+        ``loaded`` marks the latter, a game whose first moves were not played here: it is
+        listed in the history but never counts toward the records (:meth:`stats`)."""
         if deck is not None and mode != "random":
             raise StoreError(
                 "only a random dungeon is dealt from a given deck", reason="unknown_mode"
@@ -580,6 +594,7 @@ class GameStore:
             "invite": secrets.token_urlsafe(16) if online else None,
             "client": client if mode == "daily" else None,
             "pending": None,
+            "loaded": loaded,
         }
         try:
             if not online:
@@ -700,12 +715,14 @@ class GameStore:
         move: Move | str,
         after: int | None = None,
         seated: bool = False,
+        undos: int | None = None,
     ) -> tuple[StoredGame, State]:
         """Apply one move for its owner: the core checks it (NotationError,
         IllegalMoveError), the database keeps it.
 
-        ``after`` is how many moves the player had seen when choosing this one: if the game
-        has moved on since (another tab), the move is refused with Conflict rather than
+        ``after`` is how many moves the player had seen when choosing this one, and
+        ``undos`` how many undos (see :meth:`_as_seen`): if the game has moved on since
+        (another tab, another terminal), the move is refused with Conflict rather than
         applied to a position the player never saw. A write that loses a race is refused
         the same way. An online table's moves come through its seats (``seated``, see
         :class:`~scoundrel.store.tables.Tables`), never from its owner alone."""
@@ -714,10 +731,7 @@ class GameStore:
         stored = self.owned(game_id, player_id, fresh=False)
         if stored.online and not seated:
             raise Conflict(AT_A_TABLE, reason="at_a_table")
-        if after is not None and after != len(stored.moves):
-            stored = self.owned(game_id, player_id)  # our copy may be another process's past
-            if after != len(stored.moves):
-                raise Conflict(STALE, reason="stale_position")
+        stored = self._as_seen(stored, after, undos)
         game_id = stored.id
         state = self.state(stored).apply(move)
         moves = (*stored.moves, move.token)
@@ -744,9 +758,34 @@ class GameStore:
         self._remember(game_id, moves, state)
         return self._keep(played), state
 
-    def undo(self, game_id: str, player_id: str) -> tuple[StoredGame, State]:
-        """Take back the last move of a random dungeon (the game is marked as undone)."""
-        stored = self.owned(game_id, player_id)
+    def _as_seen(self, stored: StoredGame, after: int | None, undos: int | None) -> StoredGame:
+        """``stored`` if it is the position a player saw, ``after`` moves and ``undos``
+        undos into the game (either may be left out), read again from the database if our
+        copy differs; else Conflict (``stale_position``).
+
+        Both counts are needed: every move adds one to the first and every undo takes one
+        from it and adds one to the second, so together they name one point of the game's
+        history, where the move count alone would take a position after an undo and
+        another move for the one the player saw."""
+        if not seen(stored, after, undos):
+            stored = self.owned(stored.id, stored.player_id)  # ours may be another's past
+            if not seen(stored, after, undos):
+                raise Conflict(STALE, reason="stale_position")
+        return stored
+
+    def undo(
+        self,
+        game_id: str,
+        player_id: str,
+        after: int | None = None,
+        undos: int | None = None,
+    ) -> tuple[StoredGame, State]:
+        """Take back the last move of a random dungeon (the game is marked as undone).
+
+        ``after`` and ``undos`` say which position the player saw, as for :meth:`play`: an
+        undo asked for from an older position is refused (``stale_position``), so that no
+        window takes back a move its player never saw."""
+        stored = self._as_seen(self.owned(game_id, player_id), after, undos)
         if stored.online:
             raise Forbidden(
                 "an online table has no undo: your partner has seen the move",
@@ -777,17 +816,31 @@ class GameStore:
         )
         return self.load(game_id), state
 
-    def count_hint(self, game_id: str, player_id: str) -> StoredGame:
-        """Count one more hint for the owner's game in play (Conflict once it is over)."""
-        stored = self.owned(game_id, player_id, fresh=False)
+    def count_hint(
+        self,
+        game_id: str,
+        player_id: str,
+        after: int | None = None,
+        undos: int | None = None,
+    ) -> StoredGame:
+        """Count one more hint for the owner's game in play (Conflict once it is over).
+        With ``after`` and ``undos`` (as for :meth:`play`) the hint is counted only if the
+        game still stands where the player asked for it (else ``stale_position``)."""
+        stored = self._as_seen(self.owned(game_id, player_id, fresh=False), after, undos)
+        where = [games.c.id == stored.id, games.c.status == "playing"]
+        if after is not None:
+            where.append(games.c.move_count == after)
+        if undos is not None:
+            where.append(games.c.undo_count == undos)
         with self.engine.begin() as connection:
             result = connection.execute(
-                update(games)
-                .where(and_(games.c.id == stored.id, games.c.status == "playing"))
-                .values(hint_count=games.c.hint_count + 1)
+                update(games).where(and_(*where)).values(hint_count=games.c.hint_count + 1)
             )
         if result.rowcount != 1:
-            raise Conflict("the game is over: no more hints", reason="hints_over")
+            fresh = self.load(game_id)
+            if fresh.is_over:
+                raise Conflict("the game is over: no more hints", reason="hints_over")
+            raise Conflict(STALE, reason="stale_position")
         return self.load(game_id)
 
     def _write(self, stored: StoredGame, values: dict[str, Any]) -> None:
@@ -835,7 +888,7 @@ class GameStore:
     def stats(self, player_id: str) -> list[dict[str, Any]]:
         """Per mode and ruleset: games finished, wins, win rate, best score (also without
         undo or hints), current and longest winning streak, and a score histogram (buckets
-        of 10)."""
+        of 10). A game brought from a record file counts in none of them."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(
@@ -846,7 +899,9 @@ class GameStore:
                     games.c.undo_count,
                     games.c.hint_count,
                 )
-                .where(and_(_theirs(player_id), games.c.status != "playing"))
+                .where(
+                    and_(_theirs(player_id), games.c.status != "playing", games.c.loaded == false())
+                )
                 .order_by(games.c.finished_at)
             ).all()
         groups: dict[tuple[str, str], list[Any]] = {}

@@ -27,8 +27,8 @@ from starlette.concurrency import run_in_threadpool
 from scoundrel import __version__
 from scoundrel.core import ALL_CARDS
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
-from scoundrel.store import Forbidden, GameStore, StoredGame, connect, warm
-from scoundrel.store.games import AT_A_TABLE
+from scoundrel.store import Conflict, Forbidden, GameStore, StoredGame, connect, warm
+from scoundrel.store.games import AT_A_TABLE, STALE, seen
 
 from .analysis import Analyses
 from .assets import Assets
@@ -47,7 +47,7 @@ from .limits import (
     until_tomorrow,
 )
 from .live import Hub
-from .play import MoveIn, NewGame, Play, PlaySocket, date_of
+from .play import MOST_MOVES, MoveIn, NewGame, Play, PlaySocket, Seen, date_of
 from .views import game_view, hint_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
@@ -239,11 +239,13 @@ def create_app(
 
     @app.post("/api/games/{game_id}/moves", dependencies=[limit("moves", "moves")])
     async def move(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
-        return play.move(me, game_id, body.move, body.after)
+        return play.move(me, game_id, body.move, body.after, body.undos)
 
     @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, me: Player) -> dict[str, Any]:
-        return play.undo(me, game_id)
+    async def undo(game_id: str, me: Player, body: Seen | None = None) -> dict[str, Any]:
+        """Take back the last move: of the position ``{"after": moves, "undos": undos}``
+        the page showed, if the body names it (else 409 ``stale_position``)."""
+        return play.undo(me, game_id, body)
 
     def revealed(game_id: str, me: str, playing: Exception, today: Exception) -> StoredGame:
         """A game whose deck may be shown, or the error for why not (hidden information:
@@ -284,15 +286,24 @@ def create_app(
     # ------------------------------------------------------------------ hints
 
     @app.get("/api/games/{game_id}/hint", dependencies=[limit("hints", "hints")])
-    async def get_hint(game_id: str, me: Player) -> dict[str, Any]:
-        """The fair bot's move for the owner's game in play, with why; the game counts it."""
+    async def get_hint(
+        game_id: str,
+        me: Player,
+        after: Annotated[int | None, Query(ge=0, le=MOST_MOVES)] = None,
+        undos: Annotated[int | None, Query(ge=0, le=MOST_MOVES)] = None,
+    ) -> dict[str, Any]:
+        """The fair bot's move for the owner's game in play, with why; the game counts it.
+        ``after`` and ``undos`` name the position the page shows: a hint asked for on a
+        position the game has left is refused (409 ``stale_position``), and not counted."""
         stored = store.owned(game_id, me)
         if stored.is_over:
             raise Refused(409, "game_over", "the game is over: no more hints", "hints_over")
         if stored.online:
             raise Refused(409, "online_table", AT_A_TABLE, "at_a_table")
+        if not seen(stored, after, undos):
+            raise Conflict(STALE, reason="stale_position")
         advice = await run_in_threadpool(hint_view, store.state(stored))
-        counted = store.count_hint(game_id, me)
+        counted = store.count_hint(game_id, me, after=len(stored.moves), undos=stored.undo_count)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
 
     # ------------------------------------------------------------------ analysis

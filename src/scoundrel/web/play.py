@@ -13,7 +13,12 @@ with the HTTP status it would have had::
     ← {"id": 1, "game": {...}}
     → {"id": 2, "op": "move", "game": "Hk3…", "move": "KS/w", "after": 0}
     ← {"id": 2, "status": 409, "error": {"code": "illegal_move", ...}}
-    → {"id": 3, "op": "undo", "game": "Hk3…"}
+    → {"id": 3, "op": "undo", "game": "Hk3…", "after": 4, "undos": 0}
+
+``after`` and ``undos`` say which position the page showed: how many moves and how many
+undos the game had. A move or undo chosen on a position the game has since left (another
+tab played or undid meanwhile) is refused with 409 ``stale_position``, and the page shows
+the game as it stands; no window ever plays on, or takes back, a move it did not show.
 
 The same rate limits apply as over HTTP, and a flood of messages closes the socket (1008).
 A socket without the server's signed cookie is refused before it opens (close code 4401
@@ -69,25 +74,37 @@ MOVE_LENGTH = 16
 MOST_MOVES = 10_000
 
 
-class MoveIn(BaseModel):
-    move: str = Field(min_length=1, max_length=MOVE_LENGTH)
+class Seen(BaseModel):
+    """The position a player's request was made on (every field may be left out)."""
+
     after: int | None = Field(default=None, ge=0, le=MOST_MOVES)
-    """How many moves the player had seen: a move chosen on an older position is refused."""
+    """How many moves the player had seen: a request made on an older position is refused."""
+    undos: int | None = Field(default=None, ge=0, le=MOST_MOVES)
+    """How many undos the player had seen (with ``after``, one point of the game's history)."""
 
 
-def move_of(request: dict[str, Any]) -> tuple[str, int | None]:
-    """A socket message's move and ``after``, as :class:`MoveIn` reads them. The usual
-    message, a short text and a count, is taken as it is; anything else goes through the
-    model, whose refusal names the field."""
-    move, after = request.get("move"), request.get("after")
-    if (
-        type(move) is str
-        and 0 < len(move) <= MOVE_LENGTH
-        and (after is None or (type(after) is int and 0 <= after <= MOST_MOVES))
-    ):
-        return move, after
+class MoveIn(Seen):
+    move: str = Field(min_length=1, max_length=MOVE_LENGTH)
+
+
+def _count(value: Any) -> bool:
+    return value is None or (type(value) is int and 0 <= value <= MOST_MOVES)
+
+
+def move_of(request: dict[str, Any]) -> tuple[str, int | None, int | None]:
+    """A socket message's move, ``after`` and ``undos``, as :class:`MoveIn` reads them.
+    The usual message, a short text and two counts, is taken as it is; anything else goes
+    through the model, whose refusal names the field."""
+    move, after, undos = request.get("move"), request.get("after"), request.get("undos")
+    if type(move) is str and 0 < len(move) <= MOVE_LENGTH and _count(after) and _count(undos):
+        return move, after, undos
     body = MoveIn.model_validate(request)
-    return body.move, body.after
+    return body.move, body.after, body.undos
+
+
+def seen_of(request: dict[str, Any]) -> Seen:
+    """A socket message's ``after`` and ``undos``, as :class:`Seen` reads them."""
+    return Seen.model_validate({key: request[key] for key in ("after", "undos") if key in request})
 
 
 class Play:
@@ -119,16 +136,20 @@ class Play:
         stored = self.store.start(me, body.mode, rules, today=self.clock(), client=client, day=day)
         return game_view(stored, self.store.state(stored), owner=True)
 
-    def move(self, me: str, game_id: str, move: str, after: int | None) -> dict[str, Any]:
+    def move(
+        self, me: str, game_id: str, move: str, after: int | None, undos: int | None = None
+    ) -> dict[str, Any]:
         """``me`` plays ``move`` in their game, chosen on the position after ``after``
-        moves."""
-        stored, state = self.store.play(game_id, me, move.strip(), after=after)
+        moves and ``undos`` undos."""
+        stored, state = self.store.play(game_id, me, move.strip(), after=after, undos=undos)
         revealed = stored.is_over and stored.revealed(self.clock())  # today only if over
         return game_view(stored, state, owner=True, revealed=revealed)
 
-    def undo(self, me: str, game_id: str) -> dict[str, Any]:
-        """``me`` takes back the last move of their game."""
-        stored, state = self.store.undo(game_id, me)
+    def undo(self, me: str, game_id: str, seen: Seen | None = None) -> dict[str, Any]:
+        """``me`` takes back the last move of their game, the one shown on the position
+        ``seen`` names (if it names one)."""
+        seen = seen or Seen()
+        stored, state = self.store.undo(game_id, me, after=seen.after, undos=seen.undos)
         return game_view(stored, state, owner=True)
 
     # ------------------------------------------------------------------ the socket
@@ -157,11 +178,11 @@ class Play:
             fields = {key: value for key, value in request.items() if key not in ("id", "op")}
             return self.new(me, address, NewGame.model_validate(fields))
         if op == "move":
-            game_id, (move, after) = game_of(request), move_of(request)
+            game_id, (move, after, undos) = game_of(request), move_of(request)
             self.buckets.take("moves", "moves", me, address)
-            return self.move(me, game_id, move, after)
+            return self.move(me, game_id, move, after, undos)
         if op == "undo":
-            return self.undo(me, game_of(request))
+            return self.undo(me, game_of(request), seen_of(request))
         raise StoreError("op must be new, move or undo", reason="unknown_op")
 
     async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:

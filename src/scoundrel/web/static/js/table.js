@@ -73,14 +73,14 @@ async function play(token) {
   const before = game;
   const path = `/api/${game.online ? "tables" : "games"}/${game.id}`;
   try {
-    const body = { move: token, after: game.moves.length };
+    const body = { move: token, ...seen(game) };
     // a move whose answer the socket lost may have been played: the game says whether
     const gives = game.online && token.startsWith(">") && !token.includes("/"); // waits for the partner
     const played = async (http) => {
       const now = await api(path);
       const done = gives
         ? now.pending === token.slice(1) && now.moves.length === body.after
-        : now.moves.length === body.after + 1 && now.moves[body.after] === token;
+        : now.moves.length === body.after + 1 && now.moves[body.after] === token && (game.online || now.undo_count === body.undos);
       return done ? now : http();
     };
     const after = game.online
@@ -91,19 +91,59 @@ async function play(token) {
     else show(after, before);
   } catch (error) {
     toast(error.message, "error");
-    if (error.status === 409 && error.code === "conflict") {
-      show(await api(path).catch(() => game));  // another tab (or the partner) moved
-    }
+    if (error.status === 409 && error.code === "conflict") await catchUp(path);  // another tab (or the partner) moved
   } finally { busy = false; }
+}
+
+// The position a request is made on: the moves and undos the page shows. The server
+// refuses a move, an undo or a hint asked for on a position the game has left.
+const seen = (view) => ({ after: view.moves.length, undos: view.undo_count ?? 0 });
+
+// After a refusal because the game moved on: the game as it stands now.
+async function catchUp(path = `/api/games/${game.id}`) {
+  const asked = game;
+  const now = await api(path).catch(() => null);
+  if (now && game === asked) show(now, asked);
 }
 
 async function undo() {
   if (busy || !game || game.online || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
   busy = true;
+  const path = `/api/games/${game.id}`;
   try {
-    show(await request("undo", { game: game.id }, `/api/games/${game.id}/undo`));
+    const body = seen(game);
+    // an undo whose answer the socket lost may have been done: the game says whether
+    const undone = async (http) => {
+      const now = await api(path);
+      return now.moves.length === body.after - 1 && now.undo_count === body.undos + 1 ? now : http();
+    };
+    show(await request("undo", { game: game.id, ...body }, `${path}/undo`, body, undone));
     toast(t("toast.undone"));
-  } catch (error) { toast(error.message, "error"); } finally { busy = false; }
+  } catch (error) {
+    toast(error.message, "error");
+    if (error.status === 409 && error.code === "conflict") await catchUp(path);
+  } finally { busy = false; }
+}
+
+// Another tab of this browser played or undid in one of its games: a page showing that
+// game shows it as it stands (each tab says so after every change; a tab coming back into
+// view asks the server). Online tables follow their partner live already.
+const tabs = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("scoundrel-games");
+if (tabs) tabs.onmessage = (event) => { if (event.data?.id === game?.id) refresh(event.data); };
+if (typeof document !== "undefined") {
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && game) refresh(null); });
+}
+
+async function refresh(told) {
+  if (!game || game.online || !game.owner || game.status !== "playing" || busy) return;
+  const shown = seen(game);
+  if (told && told.after === shown.after && told.undos === shown.undos) return;
+  const asked = game;
+  const now = await api(`/api/games/${game.id}`).catch(() => null);
+  if (!now || game !== asked || busy) return;
+  if (now.moves.length === shown.after && (now.undo_count ?? 0) === shown.undos && now.status === asked.status) return;
+  show(now, asked);
+  toast(t("error.changed_meanwhile"));
 }
 
 // ---------------------------------------------------------------- hints
@@ -118,12 +158,14 @@ async function askHint() {
     setThinking(true);
     try {
       const asked = game;
-      const answer = await api(`/api/${asked.online ? "tables" : "games"}/${asked.id}/hint`);
+      const where = asked.online ? "" : `?after=${asked.moves.length}&undos=${asked.undo_count ?? 0}`;
+      const answer = await api(`/api/${asked.online ? "tables" : "games"}/${asked.id}/hint${where}`);
       if (!game || position(game) !== position(asked)) return; // the game moved on meanwhile
       advice = { ...answer, position: position(asked) };
       game.hint_count = answer.hint_count;
     } catch (error) {
       toast(error.message, "error");
+      if (error.status === 409 && error.reason === "stale_position") { busy = false; await catchUp(); }
       return;
     } finally { busy = false; setThinking(false); }
   }
@@ -893,6 +935,7 @@ function show(view, before = null) {
   game = view;
   if (view && !view.online) {
     if (view.owner) connectPlay(); // its next moves go over the game socket
+    if (view.owner && before?.id === view.id && tabs) tabs.postMessage({ id: view.id, ...seen(view) });
     try { localStorage.setItem(STORE_KEY, view.id); } catch (e) { /* private mode */ }
     const url = new URL(location.href);
     if (url.searchParams.get("game") !== view.id || url.searchParams.has("table")) { url.searchParams.delete("table"); url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
