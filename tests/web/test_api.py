@@ -1783,3 +1783,144 @@ def test_a_finished_game_tells_its_run_room_by_room(client: TestClient) -> None:
     assert sum(sum(room.get("lost", [0])) for room in run) == 20 - end["heroes"][0]["health"]
     assert run[-1].get("died") == (end["status"] == "lost")
     assert "run" not in client.get(f"/api/games/{new_game(client)['id']}").json()
+
+
+# ---------------------------------------------------------------------- one state for every window
+
+#: A deal whose first rooms the healthiest moves get through (eight of them at least).
+SAFE_DEAL = 10
+
+
+def healthiest(view: View) -> str:
+    """The legal move that leaves the heroes healthiest (a short test game stays alive)."""
+    token: str = max(view["legal"], key=lambda legal: sum(legal["health"]))["move"]
+    return token
+
+
+def seen(view: View) -> dict[str, int]:
+    """The position a window showing ``view`` names: its moves and undos."""
+    return {"after": len(view["moves"]), "undos": view["undo_count"]}
+
+
+def check_stale(response: httpx.Response) -> None:
+    """A refusal because the game has left the position the request named (issue 34)."""
+    assert response.status_code == 409, response.text
+    error = response.json()["error"]
+    assert set(error) == {"code", "message", "reason", "params"}, error
+    assert (error["code"], error["reason"]) == ("conflict", "stale_position"), error
+    assert "moved on" in error["message"]
+
+
+def moved(client: TestClient, view: View, token: str | None = None) -> View:
+    """``view``'s game after one more move (the healthiest unless ``token``), sent with
+    the position ``view`` shows."""
+    body = {"move": token or healthiest(view), **seen(view)}
+    response = client.post(f"/api/games/{view['id']}/moves", json=body)
+    assert response.status_code == 200, response.text
+    after: View = response.json()
+    return after
+
+
+def test_an_undo_from_a_window_the_game_has_left_is_refused(
+    client: TestClient, dealt: Callable[[int], None]
+) -> None:
+    """Issue 34 (one state for every window): ``POST /undo`` with ``{"after", "undos"}``
+    of a position the game has left (another tab moved, or undid) is 409 ``conflict``
+    ``stale_position`` and takes nothing back; with the position the game stands at it
+    undoes; with no body, or an empty one, nothing is checked (older pages)."""
+    dealt(SAFE_DEAL)
+    first = moved(client, new_game(client))
+    second = moved(client, first)
+    undo = f"/api/games/{first['id']}/undo"
+    for body in (seen(first), {"after": 2, "undos": 1}, {"after": 3, "undos": 0}, {"undos": 1}):
+        check_stale(client.post(undo, json=body))
+        assert get_game(client, first["id"]) == second
+    for body in ({"after": -1}, {"undos": "one"}, {"after": 10_001}):
+        error_of(client.post(undo, json=body), 422, "invalid_request")
+    assert get_game(client, first["id"]) == second
+    response = client.post(undo, json=seen(second))
+    assert response.status_code == 200, response.text
+    undone = response.json()
+    assert (undone["moves"], undone["undo_count"]) == (first["moves"], 1)
+    check_stale(client.post(undo, json=seen(second)))  # the stale window asks again
+    assert get_game(client, first["id"]) == undone
+    assert client.post(undo, json={}).json()["undo_count"] == 2  # nothing named
+    assert get_game(client, first["id"])["moves"] == []
+
+
+def test_an_undo_and_another_move_do_not_pass_for_the_position_shown(
+    client: TestClient, dealt: Callable[[int], None]
+) -> None:
+    """Issue 34 (one state for every window): tab X shows 5 moves and no undo; tab Y undoes
+    the fifth and plays another move (5 moves again, 1 undo). X's move, undo and hint,
+    naming after=5 and undos=0, are each 409 ``stale_position`` and change nothing (no
+    move, no undo, no hint counted); on the position as it stands X plays on."""
+    dealt(SAFE_DEAL)
+    shown = new_game(client)
+    for _ in range(5):
+        shown = moved(client, shown)
+    response = client.post(f"/api/games/{shown['id']}/undo", json=seen(shown))
+    assert response.status_code == 200, response.text
+    undone = response.json()
+    other = next(move["move"] for move in undone["legal"] if move["move"] != shown["moves"][-1])
+    now = moved(client, undone, other)
+    assert (len(now["moves"]), now["undo_count"]) == (5, 1)
+    gid = shown["id"]
+    check_stale(client.post(f"/api/games/{gid}/moves", json={"move": "F", **seen(shown)}))
+    check_stale(
+        client.post(f"/api/games/{gid}/moves", json={"move": healthiest(shown), **seen(shown)})
+    )
+    check_stale(client.post(f"/api/games/{gid}/undo", json=seen(shown)))
+    check_stale(client.get(f"/api/games/{gid}/hint", params=seen(shown)))
+    assert get_game(client, gid) == now
+    again = moved(client, now)  # the game as it stands: X plays on
+    assert again["moves"][:5] == now["moves"] and again["undo_count"] == 1
+
+
+def test_a_hint_for_a_position_the_game_has_left_is_refused_and_not_counted(
+    client: TestClient, app: FastAPI, dealt: Callable[[int], None]
+) -> None:
+    """Issue 34 (one state for every window): ``GET /hint?after=n&undos=u`` of a position
+    the game has left is 409 ``stale_position`` and counts no hint; of the position it
+    stands at, the hint is given for it and counted."""
+    dealt(SAFE_DEAL)
+    view = moved(client, new_game(client))
+    hint = f"/api/games/{view['id']}/hint"
+    for params in (
+        {"after": 0, "undos": 0},
+        {"after": 1, "undos": 1},
+        {"after": 2},
+        {"undos": 1},
+    ):
+        check_stale(client.get(hint, params=params))
+    error_of(client.get(hint, params={"after": -1}), 422, "invalid_request")
+    assert get_game(client, view["id"]) == view  # hint_count 0
+    response = client.get(hint, params=seen(view))
+    assert response.status_code == 200, response.text
+    advice = response.json()
+    check_hint(app, view, advice)
+    assert (advice["after"], advice["hint_count"]) == (1, 1)
+    assert get_game(client, view["id"])["hint_count"] == 1
+
+
+def test_a_hint_whose_game_moved_on_while_the_bot_thought_is_not_counted(
+    client: TestClient, app: FastAPI, dealt: Callable[[int], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 (one state for every window): another tab plays while the searching bot
+    weighs the position: the hint is for a position the game has left, so it is refused
+    (409 ``stale_position``) and not counted, and the other tab's move stays."""
+    import scoundrel.web.app as app_module
+
+    dealt(SAFE_DEAL)
+    view = new_game(client)
+    store = app.state.store
+    owner = store.load(view["id"]).player_id
+
+    def another_tab_plays(state: State) -> View:
+        store.play(view["id"], owner, healthiest(view), after=0, undos=0)
+        return {}
+
+    monkeypatch.setattr(app_module, "hint_view", another_tab_plays)
+    check_stale(client.get(f"/api/games/{view['id']}/hint", params=seen(view)))
+    now = get_game(client, view["id"])
+    assert (now["moves"], now["hint_count"]) == ([healthiest(view)], 0)

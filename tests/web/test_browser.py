@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from browsers import dealing, served, slow_motion, take_first_offered
@@ -48,7 +49,7 @@ class Watcher:
             data = response.json()
         except Exception:
             return
-        if response.url.endswith("/hint") and response.ok:
+        if _is_hint(response) and response.ok:
             # a hint names only cards already shown: the fair bot sees what the player sees
             named = set(_codes(data))
             if not named <= self.seen:
@@ -87,6 +88,12 @@ class Watcher:
             if unseen:
                 self.leaks.append(f"{sorted(unseen)} in a view of game {view['id']}")
         self.seen |= visible
+
+
+def _is_hint(response: Any) -> bool:
+    """Whether ``response`` answers a hint (asked with the position shown, issue 34:
+    ``/hint?after=n&undos=u``)."""
+    return urlsplit(response.url).path.endswith("/hint")
 
 
 def _codes(value: Any) -> Iterator[str]:
@@ -220,7 +227,7 @@ def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) 
     dealt(1)  # first room 10♠ 2♠ 9♥ Q♠: the bot fights 10♠ bare-handed first
     context, page, watcher = _page(browser, server)
     _start(page)
-    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+    with page.expect_response(_is_hint) as answer:
         page.keyboard.press("h")
     advice = answer.value.json()
     assert (advice["move"], advice["reason"], advice["kept"]) == ("10S/b", "face", "QS")
@@ -243,7 +250,7 @@ def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) 
     assert page.locator(".advice").count() == 0
     assert page.locator(".card.suggested").count() == 0
     # the button asks too, and the help card's key is G now: H is the hint
-    with page.expect_response(lambda r: r.url.endswith("/hint")):
+    with page.expect_response(_is_hint):
         page.click("button.hint-button")
     page.wait_for_selector(".advice")
     assert page.locator(".hint-badge").inner_text() == "with 2 hints"
@@ -282,7 +289,7 @@ def test_a_hint_shows_each_legal_moves_chance_to_win(browser: Any, server: str, 
     context, page, watcher = _page(browser, server, viewport=PHONE)
     _start(page)
     legal = [entry["move"] for entry in watcher.views[-1]["legal"]]
-    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+    with page.expect_response(_is_hint) as answer:
         page.keyboard.press("h")
     advice = answer.value.json()
     rows = page.locator(".advice ol.chances li")
@@ -601,11 +608,15 @@ def test_refusals_and_a_lost_connection_in_the_players_language(browser: Any, se
     )
     context, page, _ = _page(browser, server, locale="ru-RU")
     _start(page)
-    other = context.new_page()  # a second tab on the same game moves first
+    # another browser of the same player moves first (a second tab of this one would
+    # tell this tab at once, issue 34: this one stays on the older position)
+    elsewhere = browser.new_context(locale="ru-RU")
+    elsewhere.add_cookies(context.cookies())
+    other = elsewhere.new_page()
     other.goto(page.url)
     other.wait_for_selector(".room-cards .card")
     _play_one(other, use_keys=False)
-    other.close()
+    elsewhere.close()
     assert take_first_offered(page, use_keys=False)
     toast = page.locator("#toast.show.error")
     toast.wait_for()

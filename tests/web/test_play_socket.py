@@ -285,3 +285,77 @@ def test_a_move_message_is_read_as_the_model_reads_it(fields: dict[str, Any]) ->
             move_of(fields)
     else:
         assert move_of(fields) == (body.move, body.after, body.undos)
+
+
+# ---------------------------------------------------------------------- one state for every window
+
+
+def seen(game: dict[str, Any]) -> dict[str, int]:
+    """The position a page showing ``game`` names: its moves and undos."""
+    return {"after": len(game["moves"]), "undos": game["undo_count"]}
+
+
+def healthiest(game: dict[str, Any]) -> str:
+    """The legal move that leaves the heroes healthiest (a short test game stays alive)."""
+    token: str = max(game["legal"], key=lambda legal: sum(legal["health"]))["move"]
+    return token
+
+
+def check_stale(answer: dict[str, Any]) -> None:
+    """A refusal because the game has left the position the message named (issue 34)."""
+    assert answer["status"] == 409, answer
+    assert set(answer["error"]) == {"code", "message", "reason", "params"}, answer
+    assert (answer["error"]["code"], answer["error"]["reason"]) == ("conflict", "stale_position")
+
+
+def test_a_stale_undo_over_the_socket_is_refused_and_changes_nothing(
+    client: TestClient, dealt: Callable[[int], None]
+) -> None:
+    """Issue 34 (one state for every window): ``{"op": "undo", "after", "undos"}`` of a
+    position the game has left is answered 409 ``stale_position`` and takes nothing back;
+    of the position it stands at, it undoes; a malformed count is 422."""
+    dealt(10)  # a deal whose first rooms the healthiest moves get through
+    with player(client).websocket_connect("/api/play") as connection:
+        socket = Socket(connection)
+        first = game_of(socket.ask("new"))
+        gid = first["id"]
+        first = game_of(socket.ask("move", game=gid, move=healthiest(first), **seen(first)))
+        second = game_of(socket.ask("move", game=gid, move=healthiest(first), **seen(first)))
+        for stale in (seen(first), {"after": 2, "undos": 1}, {"undos": 1}, {"after": 0}):
+            check_stale(socket.ask("undo", game=gid, **stale))
+            assert client.get(f"/api/games/{gid}").json() == second
+        bad = socket.ask("undo", game=gid, after="two", undos=0)
+        assert (bad["status"], bad["error"]["code"]) == (422, "invalid_request")
+        assert client.get(f"/api/games/{gid}").json() == second
+        undone = game_of(socket.ask("undo", game=gid, **seen(second)))
+        assert (undone["moves"], undone["undo_count"]) == (first["moves"], 1)
+        check_stale(socket.ask("undo", game=gid, **seen(second)))  # asked twice
+        assert client.get(f"/api/games/{gid}").json() == undone
+
+
+def test_an_undo_and_another_move_over_the_socket_do_not_pass_for_the_position_shown(
+    client: TestClient, dealt: Callable[[int], None]
+) -> None:
+    """Issue 34 (one state for every window): page X shows 5 moves and no undo; page Y
+    (its own socket) undoes the fifth move and plays another. X's move and undo over its
+    socket, naming after=5 and undos=0, are refused (409 ``stale_position``) although the
+    move count matches, and the game keeps Y's move; on the game as it stands X plays."""
+    dealt(10)
+    with (
+        player(client).websocket_connect("/api/play") as x_connection,
+        client.websocket_connect("/api/play") as y_connection,
+    ):
+        x, y = Socket(x_connection), Socket(y_connection)
+        shown = game_of(x.ask("new"))
+        gid = shown["id"]
+        for _ in range(5):
+            shown = game_of(x.ask("move", game=gid, move=healthiest(shown), **seen(shown)))
+        undone = game_of(y.ask("undo", game=gid, **seen(shown)))
+        other = next(m["move"] for m in undone["legal"] if m["move"] != shown["moves"][-1])
+        now = game_of(y.ask("move", game=gid, move=other, **seen(undone)))
+        assert (len(now["moves"]), now["undo_count"]) == (5, 1)
+        check_stale(x.ask("move", game=gid, move=healthiest(shown), **seen(shown)))
+        check_stale(x.ask("undo", game=gid, **seen(shown)))
+        assert client.get(f"/api/games/{gid}").json() == now
+        again = game_of(x.ask("move", game=gid, move=healthiest(now), **seen(now)))
+        assert again["moves"][:5] == now["moves"] and again["undo_count"] == 1

@@ -23,6 +23,7 @@ from scoundrel.core import (
     daily_deal,
     format_cards,
     parse_cards,
+    random_deal,
 )
 from scoundrel.store import (
     SCHEMA_VERSION,
@@ -703,3 +704,271 @@ def test_a_game_in_play_continues_after_a_restart(db_url: str) -> None:
         moved = after.post(f"/api/games/{view['id']}/moves", json={"move": move})
         assert moved.status_code == 200
         assert moved.json()["moves"] == [*view["moves"], move]
+
+
+# ---------------------------------------------------------------------- one state for every window
+
+
+#: A deal whose first rooms the healthiest moves get through (eight of them at least).
+SAFE_DECK = random_deal(Rules.solo(), 10)
+
+
+def position(store: GameStore, game_id: str) -> tuple[tuple[str, ...], int, int, str]:
+    """What a refused request must leave alone: the moves, undo count, hint count and
+    status the database holds."""
+    stored = store.load(game_id)
+    return stored.moves, stored.undo_count, stored.hint_count, stored.status
+
+
+def safe_game(store: GameStore, player: str, moves: int) -> str:
+    """A random dungeon of the safe deal, ``moves`` healthiest moves into it."""
+    game = store.start(player, "random", Rules.solo(), deck=SAFE_DECK)
+    for _ in range(moves):
+        store.play(game.id, player, safest(store, game.id))
+    assert store.load(game.id).status == "playing"
+    return game.id
+
+
+def test_an_undo_from_a_position_the_game_has_left_is_refused(db_url: str) -> None:
+    """Issue 34 (one state for every window): an undo names the position its window
+    showed (``after`` moves, ``undos`` undos); once the game has left it (another window
+    played or undid), the undo is refused as ``stale_position`` and takes nothing back."""
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game_id = safe_game(store, player, 2)
+    before = position(store, game_id)
+    for after, undos in ((1, 0), (3, 0), (2, 1), (0, 0)):
+        with pytest.raises(Conflict) as refused:
+            store.undo(game_id, player, after=after, undos=undos)
+        assert refused.value.reason == "stale_position", (after, undos)
+        assert position(store, game_id) == before
+    stored, _ = store.undo(game_id, player, after=2, undos=0)  # the position it stands at
+    assert (stored.moves, stored.undo_count) == (before[0][:1], 1)
+    with pytest.raises(Conflict) as again:  # the same window asking twice
+        store.undo(game_id, player, after=2, undos=0)
+    assert again.value.reason == "stale_position"
+    assert store.load(game_id).moves == before[0][:1]
+
+
+def test_a_hint_from_a_position_the_game_has_left_is_not_counted(db_url: str) -> None:
+    """Issue 34 (one state for every window): a hint asked for on a position the game has
+    left is refused (``stale_position``) and not counted; on the position the game stands
+    at it is counted once. A second server whose copy of the game is older than the
+    database refuses it too (the count is written only where the game still stands)."""
+    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    player = one.ensure_player(None)
+    game_id = safe_game(one, player, 1)
+    two.load(game_id)  # the second server's copy: one move, no undo
+    for after, undos in ((0, 0), (2, 0), (1, 1), (None, 1), (0, None)):
+        with pytest.raises(Conflict) as refused:
+            one.count_hint(game_id, player, after=after, undos=undos)
+        assert refused.value.reason == "stale_position", (after, undos)
+    assert one.load(game_id).hint_count == 0
+    assert one.count_hint(game_id, player, after=1, undos=0).hint_count == 1
+    one.play(game_id, player, safest(one, game_id))  # the game moves on, the copy does not
+    with pytest.raises(Conflict) as stale:
+        two.count_hint(game_id, player, after=1, undos=0)
+    assert stale.value.reason == "stale_position"
+    assert position(two, game_id)[1:] == (0, 1, "playing")
+    assert two.count_hint(game_id, player, after=2, undos=0).hint_count == 2
+
+
+@pytest.mark.parametrize("action", ["play", "undo", "hint"])
+def test_an_undo_and_another_move_do_not_pass_for_the_position_seen(
+    db_url: str, action: str
+) -> None:
+    """Issue 34 (one state for every window): window X saw the game at 5 moves and no
+    undo; another window undid the fifth move and played a different one, so the game has
+    5 moves again (and 1 undo). X's move, undo or hint, sent with after=5 and undos=0, is
+    refused (``stale_position``) although the move count matches, and changes nothing:
+    the other window's move stays."""
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game_id = safe_game(store, player, 5)
+    fifth = store.load(game_id).moves[-1]
+    store.undo(game_id, player, after=5, undos=0)
+    other = next(
+        move.token for move in store.state(store.load(game_id)).legal_moves if move.token != fifth
+    )
+    store.play(game_id, player, other, after=4, undos=1)
+    now = position(store, game_id)
+    assert (len(now[0]), now[1], now[0][-1]) == (5, 1, other)
+    with pytest.raises(Conflict) as refused:
+        if action == "play":
+            store.play(game_id, player, safest(store, game_id), after=5, undos=0)
+        elif action == "undo":
+            store.undo(game_id, player, after=5, undos=0)
+        else:
+            store.count_hint(game_id, player, after=5, undos=0)
+    assert refused.value.reason == "stale_position"
+    assert position(store, game_id) == now
+
+
+def test_another_server_s_undo_and_move_do_not_pass_for_the_position_seen(db_url: str) -> None:
+    """Issue 34 (one state for every window), with two servers on one database: the
+    second server's copy of the game is the position window X saw (5 moves, no undo);
+    through the first server another window undoes the fifth move and plays another. X's
+    move and undo through the second server, with after=5 and undos=0, are refused as a
+    conflict and change nothing, though the second server's own copy matches them; the
+    second server's next move, on the game as it stands, is played."""
+    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    player = one.ensure_player(None)
+    game_id = safe_game(one, player, 5)
+    seen_by_x = two.load(game_id)
+    fifth = seen_by_x.moves[-1]
+    one.undo(game_id, player, after=5, undos=0)
+    other = next(m.token for m in one.state(one.load(game_id)).legal_moves if m.token != fifth)
+    one.play(game_id, player, other, after=4, undos=1)
+    now = position(one, game_id)
+    # X plays what it was shown to be legal: the fifth move's position's healthiest move
+    shown = two.state(seen_by_x)
+    mine = max(
+        shown.legal_moves, key=lambda move: sum(hero.health for hero in shown.preview(move).heroes)
+    ).token
+    with pytest.raises(Conflict) as played:
+        two.play(game_id, player, mine, after=5, undos=0)
+    # the second server's copy looks like the position seen, so it is the write's
+    # compare-and-set (moves and undo count) that refuses the move
+    assert played.value.reason in ("stale_position", "changed_meanwhile")
+    assert position(one, game_id) == now
+    with pytest.raises(Conflict) as undone:
+        two.undo(game_id, player, after=5, undos=0)
+    assert undone.value.reason == "stale_position"
+    assert position(one, game_id) == now
+    stored, _ = two.play(game_id, player, safest(two, game_id), after=5, undos=1)
+    assert stored.moves[:5] == now[0] and stored.undo_count == 1
+
+
+def test_moves_undos_and_hints_without_a_position_still_work(db_url: str) -> None:
+    """Issue 34 (one state for every window): an older client sends no ``after`` or no
+    ``undos`` (None): what it leaves out is not checked, what it sends still is."""
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    game_id = safe_game(store, player, 0)
+    store.play(game_id, player, safest(store, game_id))  # neither
+    store.play(game_id, player, safest(store, game_id), after=1)  # no undos
+    store.play(game_id, player, safest(store, game_id), undos=0)  # no after
+    assert store.count_hint(game_id, player).hint_count == 1
+    assert store.count_hint(game_id, player, after=3).hint_count == 2
+    assert store.count_hint(game_id, player, undos=0).hint_count == 3
+    stored, _ = store.undo(game_id, player)
+    assert (len(stored.moves), stored.undo_count) == (2, 1)
+    stored, _ = store.undo(game_id, player, after=2)
+    assert (len(stored.moves), stored.undo_count) == (1, 2)
+    stored, _ = store.undo(game_id, player, undos=2)
+    assert (len(stored.moves), stored.undo_count) == (0, 3)
+    # one count given and wrong is still refused
+    store.play(game_id, player, safest(store, game_id), undos=3)
+    before = position(store, game_id)
+    assert (len(before[0]), before[1], before[2]) == (1, 3, 3)
+    for refused in (
+        lambda: store.play(game_id, player, safest(store, game_id), undos=0),
+        lambda: store.play(game_id, player, safest(store, game_id), after=0),
+        lambda: store.undo(game_id, player, undos=2),
+        lambda: store.undo(game_id, player, after=2),
+        lambda: store.count_hint(game_id, player, undos=4),
+    ):
+        with pytest.raises(Conflict, match="moved on"):
+            refused()
+        assert position(store, game_id) == before
+
+
+def test_a_loaded_game_is_listed_but_counts_in_no_record(db_url: str) -> None:
+    """Issue 34 (one state for every window; the terminal's --load): a game brought from a
+    record file is marked ``loaded``, listed in the player's history, and left out of
+    every figure of their stats (games played, wins, best scores, streaks)."""
+    store = GameStore(connect(db_url))
+    player = store.ensure_player(None)
+    loaded = [
+        store.start(player, "random", Rules.solo(), deck=SAFE_DECK, loaded=True),
+        store.start(player, "random", Rules.coop(), loaded=True),
+    ]
+    assert [game.loaded for game in loaded] == [True, True]
+    for game in loaded:
+        while not store.load(game.id).is_over:
+            store.play(game.id, player, safest(store, game.id))
+    assert store.stats(player) == []  # only loaded games finished: no records at all
+    dealt = store.start(player, "random", Rules.solo())
+    assert not dealt.loaded
+    while not store.load(dealt.id).is_over:
+        store.play(dealt.id, player, first_legal(store, dealt.id))
+    finished = store.load(dealt.id)
+    (stats,) = store.stats(player)
+    assert (stats["mode"], stats["ruleset"], stats["played"]) == ("random", "solo", 1)
+    assert (stats["best"], stats["won"]) == (finished.score, int(finished.status == "won"))
+    assert sum(bucket["games"] for bucket in stats["histogram"]) == 1
+    listed = {game.id: game.loaded for game in store.history(player)}
+    assert listed == {loaded[0].id: True, loaded[1].id: True, dealt.id: False}
+    assert [store.load(game.id).loaded for game in loaded] == [True, True]
+    assert GameStore(store.engine).load(loaded[0].id).loaded  # read back, not the copy
+
+
+def test_a_database_at_revision_0004_is_upgraded_with_its_games_dealt_here(db_url: str) -> None:
+    """Issue 34 (one state for every window; revision 0005): a database at revision 0004
+    with a finished game and one in play gains ``games.loaded``, false for both; they keep
+    counting in the records and the game in play goes on."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import MetaData, Table, insert
+
+    from scoundrel.store.database import MIGRATIONS
+
+    old = create_engine(db_url)
+    with old.begin() as connection:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")
+    assert versions(old) == ["0004"]
+    old_games = Table("games", MetaData(), autoload_with=old)
+    assert "loaded" not in old_games.c
+    rules = Rules.solo()
+    finished = Game(rules, seed=1)
+    while not finished.is_over:
+        finished.play(finished.state.legal_moves[0])
+    playing = Game(rules, seed=10)
+    playing.play(playing.state.legal_moves[0])
+    player = "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a004"
+    stamp = datetime.datetime(2026, 11, 28, 10, tzinfo=datetime.UTC)
+    with old.begin() as connection:
+        connection.execute(insert(players).values(id=player, created_at=stamp))
+        for game_id, game in (("old-finished", finished), ("old-playing", playing)):
+            record = game.record
+            connection.execute(
+                insert(old_games).values(
+                    id=game_id,
+                    player_id=player,
+                    mode="random",
+                    ruleset="solo",
+                    options=json.dumps(rules.options),
+                    deck=format_cards(record.deck),
+                    moves=" ".join(move.token for move in record.moves),
+                    move_count=len(record.moves),
+                    status=game.state.status.value,
+                    score=game.state.score,
+                    undo_count=0,
+                    hint_count=0,
+                    created_at=stamp,
+                    updated_at=stamp,
+                    finished_at=stamp if game.is_over else None,
+                )
+            )
+    old.dispose()
+
+    engine = connect(db_url)  # migrates
+    assert versions(engine) == [SCHEMA_VERSION] == ["0005"]
+    column = next(c for c in inspect(engine).get_columns("games") if c["name"] == "loaded")
+    assert column["nullable"] is False
+    with engine.connect() as connection:
+        kept = dict(connection.execute(select(games.c.id, games.c.loaded)).all())
+    assert {key: bool(value) for key, value in kept.items()} == {
+        "old-finished": False,
+        "old-playing": False,
+    }
+    store = GameStore(engine)
+    assert not store.load("old-finished").loaded and not store.load("old-playing").loaded
+    (stats,) = store.stats(player)
+    assert (stats["played"], stats["best"]) == (1, finished.state.score)
+    stored, _ = store.play("old-playing", player, first_legal(store, "old-playing"), 1, undos=0)
+    assert len(stored.moves) == 2 and not stored.loaded
+    assert store.start(player, "random", rules, loaded=True).loaded

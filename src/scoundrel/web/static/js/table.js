@@ -117,7 +117,9 @@ async function undo() {
       const now = await api(path);
       return now.moves.length === body.after - 1 && now.undo_count === body.undos + 1 ? now : http();
     };
-    show(await request("undo", { game: game.id, ...body }, `${path}/undo`, body, undone));
+    const view = await request("undo", { game: game.id, ...body }, `${path}/undo`, body, undone);
+    show(view);
+    if (tabs) tabs.postMessage({ id: view.id, ...seen(view) }); // show() tells only with a before
     toast(t("toast.undone"));
   } catch (error) {
     toast(error.message, "error");
