@@ -386,7 +386,7 @@ def test_save_without_a_name_writes_into_the_data_folder(
 
 @pytest.mark.parametrize(
     ("target", "answers", "error"),
-    [("file.txt/x.json", [], "File exists"), (".", ["yes"], "Is a directory")],
+    [("file.txt/x.json", [], "Not a directory"), (".", ["yes"], "Is a directory")],
     ids=["under-a-file", "a-folder"],
 )
 def test_an_unwritable_target_is_reported_and_the_game_goes_on(
@@ -816,3 +816,95 @@ def test_the_database_can_be_named(tmp_path: Path, own_home: Path) -> None:
     assert not (own_home / "scoundrel" / "scoundrel.sqlite3").exists()
     again = play("--plain", "--db", url, stdin="\nquit\n", cwd=tmp_path)
     assert "A game in play: Random dungeon · Solo, strict weapons · 1 move" in again.stdout
+
+
+# ---------------------------------------------------------------------- issue 34
+
+
+def test_an_unclear_answer_is_asked_again_then_the_game_goes_on(keeper: Keeper) -> None:
+    """Issue 34, item 7: at "Continue it?" any answer but yes or no asked again forever,
+    so ``yes 1 | scoundrel play --plain`` never started while a game was in play. It asks
+    again, saying how to answer, then goes on with the game in play."""
+    kept = keeper.start("random", Rules.solo(), seed=44)
+    session, console = plain(keeper, None, ["1", "1", "1", "1", "quit"], new_game=refuse_new_game)
+    assert session.run() == 0
+    assert console.prompts[:3] == [
+        "Continue it? (Enter or yes; no for a new game) ",
+        "Please answer yes or no (Enter: continue it). ",
+        "Please answer yes or no (Enter: continue it). ",
+    ]
+    assert "No clear answer: the game in play goes on." in console.text
+    assert keeper.store.load(kept.id).moves == ("10D",)  # the fourth "1" was a move
+
+
+def test_yes_and_no_are_understood_in_english_in_every_language(keeper: Keeper) -> None:
+    keeper.start("random", Rules.solo(), seed=44)
+    session, console = plain(
+        keeper,
+        None,
+        ["n", "quit"],
+        lang="ru",
+        new_game=lambda: keeper.start("random", Rules.solo()),
+    )
+    assert session.run() == 0
+    assert len(console.prompts) == 2  # the question once, then the new game's prompt
+    assert len(keeper.history()) == 2
+
+
+def test_each_move_says_what_it_did(keeper: Keeper) -> None:
+    """Issue 34, item 6: the move log of the line game, one line after each move."""
+    kept = keeper.start("random", Rules.solo(), seed=44)
+    session, console = plain(keeper, kept, ["10D", "JC/w", "quit"])
+    assert session.run() == 0
+    assert "You take up 10♦" in console.written
+    assert "You slay J♣ with 10♦: −1" in console.written
+
+
+def test_save_makes_no_folder_the_player_named(
+    keeper: Keeper, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34, item 7: ``save /nonexistent/dir/x.json`` made the folders. Only the
+    records folder of the data folder is made (for ``save`` without a name)."""
+    monkeypatch.chdir(tmp_path)
+    kept = keeper.start("random", Rules.solo(), seed=44)
+    session, console = plain(keeper, kept, ["save no/such/x.json", "quit"])
+    assert session.run() == 0
+    assert "Could not save to no/such/x.json: No such file or directory" in console.flat
+    assert not (tmp_path / "no").exists()
+
+
+def test_reload_shows_the_game_as_it_stands(keeper: Keeper, tmp_path: Path) -> None:
+    """Issue 34, item 2: the advice "reload it" named no command. ``reload`` shows the game
+    as another window left it; a move typed for the old position is not played."""
+    kept = keeper.start("random", Rules.solo(), seed=44)
+    other = Keeper(f"sqlite:///{tmp_path}/s.db").resume(kept.id)
+
+    class Elsewhere:
+        """Another window plays after the first line has been read."""
+
+        def __init__(self) -> None:
+            self.lines = iter(["reload", "10D", "7D", "reload", "quit"])
+
+        def read(self, prompt: str) -> str:
+            line = next(self.lines)
+            if line == "10D":
+                other.play("10D")  # meanwhile, in another terminal
+            return line
+
+    console = Console([])
+    session = PlainGame(keeper, Words("en"), kept, read=Elsewhere().read, write=console.write)
+    assert session.run() == 0
+    text = "\n".join(console.written)
+    assert "The game is as shown here: no other window has moved." in text
+    assert "The game moved on in another window: here it is as it stands now." in text
+    assert keeper.store.load(kept.id).moves == ("10D", "7D")  # 10D once, then 7D
+    assert "reload, r" in Words("en")("term.plain_help")
+
+
+def test_a_game_from_a_file_says_so(keeper: Keeper) -> None:
+    game = Game(Rules.solo(), seed=44)
+    game.play("10D")
+    kept = keeper.bring(game)
+    session, console = plain(keeper, kept, ["quit"])
+    assert session.run() == 0
+    assert "Random dungeon (from a file)" in console.written

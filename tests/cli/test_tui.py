@@ -294,3 +294,181 @@ def test_a_loaded_record_is_kept_like_any_game(keeper: Keeper) -> None:
     kept = keeper.bring(game)
     assert keeper.store.load(kept.id).moves == tuple(m.token for m in game.moves)
     assert kept.state == game.state
+
+
+# ---------------------------------------------------------------------- issue 34
+
+
+async def test_g_without_a_partner_or_a_help_card_says_why(keeper: Keeper) -> None:
+    """Issue 34, item 1: G crashed the game where nothing could be given (solo, and in
+    co-op once the room's help card was used). Now it says why and plays nothing."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("4", "g")
+        await pilot.pause()
+        assert "Cards are given to the partner, in co-op." in text_of(app, "#prompt")
+        assert not table(app).kept.game.moves
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(rules=Rules.coop(), seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "g", "enter")  # the help card of this room, given (C5)
+        await pilot.pause()
+        assert [m.token for m in table(app).kept.game.moves] == [">2S/b"]
+        await pilot.press("2", "g")
+        await pilot.pause()
+        assert "Only one card per room can go to the partner." in text_of(app, "#prompt")
+        assert len(table(app).kept.game.moves) == 1
+
+
+@pytest.mark.parametrize("key", ["w", "b", "enter", "g"])
+async def test_a_way_to_play_without_a_card_says_to_choose_one(keeper: Keeper, key: str) -> None:
+    """Issue 34, item 7: W, B, Enter and G without a chosen card did nothing silently."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(rules=Rules.coop(), seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        assert "Choose a card first (1–4)." in text_of(app, "#prompt")
+        assert not table(app).kept.game.moves
+
+
+async def test_the_prompt_says_only_what_the_room_allows(keeper: Keeper) -> None:
+    """Issue 34, item 6: "Choose a card (keys 1–4) or flee." stood beside "this one must
+    be faced" and with two cards left. The prompt now follows the core: the keys of the
+    cards there are, and fleeing only where the room may be fled."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "Choose a card (1–4) or flee (F)." in text_of(app, "#prompt")
+        await pilot.press("f")
+        await pilot.pause()
+        assert "Choose a card (1–4)." in text_of(app, "#prompt")
+        assert "flee" not in text_of(app, "#prompt")
+        assert "You fled the last room" in text_of(app, "#status")
+        kept = table(app).kept
+        state = kept.state
+        move = next(m for m in state.legal_moves if m.card and not m.card.is_monster)
+        await pilot.press(*keys_for(move, state.observation(1).room))
+        await pilot.pause()
+        assert "Choose a card (1–3)." in text_of(app, "#prompt")
+
+
+async def test_ctrl_d_leaves_and_keeps_the_game(keeper: Keeper) -> None:
+    """The README lists Ctrl+D among the ways to leave: it did nothing full screen."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f", "ctrl+d")
+        await pilot.pause()
+    assert app.return_value == 0
+    waiting = keeper.unfinished()
+    assert waiting is not None and [m.token for m in waiting.game.moves] == ["F"]
+
+
+async def test_the_move_log(keeper: Keeper) -> None:
+    """Issue 34, item 6: each move with what it did ("You slay 7♠ with 9♦: −0"), on L
+    and, from 120 columns, beside the table; an undone move leaves it."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        kept = table(app).kept
+        played = []
+        for _ in range(3):
+            state = kept.state
+            move = state.legal_moves[0]
+            played.append(app.words.played(state, move))
+            await pilot.press(*keys_for(move, state.observation(1).room))
+            await pilot.pause()
+        log = text_of(app, "#log-text")
+        assert [line.split(". ", 1)[1] for line in log.splitlines()] == played
+        assert any(line.startswith(("You slay", "You take up", "You drink")) for line in played)
+        await pilot.press("u")
+        await pilot.pause()
+        assert len(text_of(app, "#log-text").splitlines()) == 2
+        await pilot.press("l")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "LogScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+def test_the_log_says_what_each_kind_of_move_did() -> None:
+    """The log's words come from the core's preview of each move (damage, healing)."""
+    words = Words("en")
+    game = Game(Rules.solo(), seed=44)
+    lines = {move.token: words.played(game.state, move) for move in game.legal_moves}
+    assert lines == {
+        "10D": "You take up 10♦",
+        "JC/b": "You slay J♣ bare-handed: −11",
+        "5S/b": "You slay 5♠ bare-handed: −5",
+        "7D": "You take up 7♦",
+        "F": "You flee the room",
+    }
+    game.play("10D")
+    assert words.played(game.state, game.parse("JC/w")) == "You slay J♣ with 10♦: −1"
+    coop = Game(Rules.coop(), seed=3).state
+    assert words.played(coop, game.parse(">2S/b")) == (
+        "Hero 2 slays 2♠ bare-handed: −2 (given by Hero 1)"
+    )
+
+
+async def test_an_export_is_said_in_full_under_the_table(keeper: Keeper, tmp_path: Path) -> None:
+    """Issue 34, item 7: the export's notice covered the end menu and broke the path. Now
+    the table says where it went, under the room, the path whole; a folder that does not
+    exist is not made."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=11))
+    target = tmp_path / "saved.json"
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        field = app.screen.query_one("#path")
+        field.value = str(tmp_path / "no" / "such" / "x.json")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "No such file or directory" in str(app.screen.query_one("#export-note").render())
+        assert not (tmp_path / "no").exists()
+        field.value = str(target)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert f"Saved the record to {target}" in " ".join(text_of(app, "#prompt").split())
+    assert target.exists()
+
+
+async def test_a_game_from_a_file_is_marked_and_never_counted(keeper: Keeper) -> None:
+    """Issue 34, item 7: a record finished by hand from the solver's line counted as a
+    clean win. A game brought from a file is listed, marked, and left out of the records."""
+    game = Game(Rules.solo(), seed=11)
+    for _ in range(2):
+        game.play(game.legal_moves[0])
+    kept = keeper.bring(game)
+    assert kept.stored.loaded
+    while not kept.state.is_over:
+        kept.play(kept.state.legal_moves[0])
+    assert keeper.stats() == []
+    app = ScoundrelApp(keeper, Words("en"), start=kept)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "(from a file)" in text_of(app, "#title")
+        await pilot.press("s")
+        await pilot.pause()
+        history = app.screen.query_one("#history", DataTable)
+        assert "from a file" in str(history.get_row_at(0)[1])
+        assert "No finished games yet" in text_of(app, "#streak")
+
+
+async def test_the_form_says_what_a_past_day_allows(keeper: Keeper) -> None:
+    """Issue 34, item 6: the form said a past day had "no undo, one scored attempt"."""
+    app = ScoundrelApp(keeper, Words("en"), today=lambda: dt.date(2026, 12, 3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#daily")
+        await pilot.pause()
+        assert "no undo, one scored attempt" in text_of(app, "#daily-note")
+        app.screen.query_one("#day").value = "2026-11-24"  # type: ignore[attr-defined]
+        await pilot.pause()
+        note = text_of(app, "#daily-note")
+        assert "with undo, unranked" in note and "one scored attempt" not in note

@@ -58,8 +58,11 @@ class Keeper:
         return KeptGame(self, stored)
 
     def bring(self, game: Game) -> KeptGame:
-        """A game from a record file, kept from now on like any other (its moves replayed)."""
-        kept = KeptGame(self, self.store.start(self.player, "random", game.rules, deck=game.deck))
+        """A game from a record file, kept from now on like any other (its moves replayed).
+        It is marked as brought (``loaded``): its history lists it, its records never count
+        it, since its first moves may have been anybody's (a solver's line, say)."""
+        stored = self.store.start(self.player, "random", game.rules, deck=game.deck, loaded=True)
+        kept = KeptGame(self, stored)
         for move in game.moves:
             kept.play(move)
         return kept
@@ -83,14 +86,25 @@ class Keeper:
 
 
 class KeptGame:
-    """A core :class:`Game` whose every move and undo is written to the store first."""
+    """A core :class:`Game` whose every move and undo is written to the store first.
+
+    Several windows may show the same game (two terminals on one data folder, a terminal
+    beside a browser): each change names the position it was made on (its moves and
+    undos), and the store refuses it if the game has moved on since (``stale_position``),
+    so that no window plays on, or takes back, a move it did not show. :meth:`refresh`
+    then brings this copy to the game as it stands."""
 
     def __init__(self, keeper: Keeper, stored: StoredGame) -> None:
         self.keeper = keeper
         self.stored = stored
-        self.game = Game(stored.rules, parse_cards(stored.deck))
+        self.game = self._replayed(stored)
+
+    @staticmethod
+    def _replayed(stored: StoredGame) -> Game:
+        game = Game(stored.rules, parse_cards(stored.deck))
         for token in stored.moves:
-            self.game.play(token)
+            game.play(token)
+        return game
 
     @property
     def id(self) -> str:
@@ -113,20 +127,48 @@ class KeptGame:
         """Undo is for a random dungeon (or a past day's), while it is on (M1, M2)."""
         return self.stored.mode != "daily" and bool(self.game.moves) and not self.game.is_over
 
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where the game stands as this copy shows it: its moves and undos so far."""
+        return len(self.stored.moves), self.stored.undo_count
+
     def play(self, move: Move | str) -> Move:
         """Check the move with the core, keep it, then play it here."""
         if isinstance(move, str):
             move = self.game.parse(move)
         self.game.state.apply(move)  # IllegalMoveError before anything is written
+        after, undos = self.position
         self.stored, _ = self.keeper.store.play(
-            self.id, self.keeper.player, move, after=len(self.game.moves)
+            self.id, self.keeper.player, move, after=after, undos=undos
         )
         return self.game.play(move)
 
     def undo(self) -> Move:
-        """Take back the last move (the store refuses it in the dungeon of the day)."""
-        self.stored, _ = self.keeper.store.undo(self.id, self.keeper.player)
+        """Take back the last move shown here (the store refuses it in the dungeon of the
+        day, and if another window moved meanwhile)."""
+        after, undos = self.position
+        self.stored, _ = self.keeper.store.undo(
+            self.id, self.keeper.player, after=after, undos=undos
+        )
         return self.game.undo()
 
-    def count_hint(self) -> None:
-        self.stored = self.keeper.store.count_hint(self.id, self.keeper.player)
+    def count_hint(self, at: tuple[int, int] | None = None) -> None:
+        """Count a hint asked for at position ``at`` (by default the one shown)."""
+        after, undos = self.position if at is None else at
+        self.stored = self.keeper.store.count_hint(
+            self.id, self.keeper.player, after=after, undos=undos
+        )
+
+    def refresh(self) -> bool:
+        """Read the game again from the store: True if another window had changed it
+        (this copy then shows it as it stands)."""
+        stored = self.keeper.store.load(self.id)
+        changed = (stored.moves, stored.undo_count, stored.status) != (
+            self.stored.moves,
+            self.stored.undo_count,
+            self.stored.status,
+        )
+        if changed:
+            self.game = self._replayed(stored)
+        self.stored = stored
+        return changed

@@ -39,14 +39,19 @@ if TYPE_CHECKING:
 
 from scoundrel.i18n import LANGUAGES
 
+from . import crash
 from .render import analysis_text, outcome_text, position_text
 
 EXIT_ILLEGAL = 1
 """Exit status of a record (or a move) the rules do not allow."""
 EXIT_USAGE = 2
 """Exit status of bad input: flags, files that are not records, values out of range."""
+EXIT_SOFTWARE = crash.EXIT_SOFTWARE
+"""Exit status after an unexpected error, whose traceback went to a log file (70)."""
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
+#: Terminals the full-screen game cannot draw on: the line game is played there.
+PLAIN_TERMINALS = frozenset({"", "dumb", "unknown", "emacs"})
 
 
 class UsageError(Exception):
@@ -161,15 +166,17 @@ def _leave_now(words: Words) -> Callable[..., None]:
     return leave
 
 
-def _on_leaving_signals(handler: Callable[..., None]) -> None:
+def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> None:
     """Call ``handler`` on SIGTERM and SIGHUP (where the system has them), at once.
 
     Python runs a signal's handler between two steps of the main thread: a signal that
     comes just before the game blocks reading its input would wait there for the next line.
-    So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which leaves."""
+    So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which calls it,
+    whatever the main thread is doing (the full-screen game's handler, ``quiet``, is called
+    from that thread alone)."""
     numbers = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
     for number in numbers:
-        signal.signal(number, handler)
+        signal.signal(number, (lambda *_: None) if quiet else handler)
     read, write = os.pipe()
     os.set_blocking(write, False)
     signal.set_wakeup_fd(write, warn_on_full_buffer=False)
@@ -225,17 +232,26 @@ def cmd_play(args: argparse.Namespace) -> int:
             start = keeper.start("random", rules, seed=args.seed)
     except StoreError as error:  # e.g. the daily with options: nothing was dealt
         raise UsageError(str(error)) from None
-    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    term = os.environ.get("TERM", "")
+    full_screen = not args.plain and terminal and term not in PLAIN_TERMINALS
     if full_screen:
         from .tui import ScoundrelApp
-        from .tui.app import Setup
+        from .tui.app import Setup, remember_terminal
 
-        app = ScoundrelApp(keeper, words, start=start, setup=Setup(rules=rules))
+        remember_terminal()
+        app = ScoundrelApp(keeper, words, start=start, setup=Setup(rules=rules), watch_signals=True)
         code = app.run()  # it leaves on SIGTERM and SIGHUP itself, like Ctrl+C
-        return EXIT_INTERRUPTED if code is None else code
+        if app.crashed is not None:  # logged: one line says where
+            return crash.tell(app.crash_log, app.crashed, "play")
+        if code is None:  # it left without saying how: not an interruption, a failure
+            return EXIT_SOFTWARE if app.return_code else 0
+        return code
+    if terminal and not args.plain:  # a terminal the full screen cannot drive
+        print(words("term.plain_terminal", term=term or "-"))
     from .plain import PlainGame
 
-    _on_leaving_signals(_leave_now(words))
+    on_leaving_signals(_leave_now(words))
 
     def new_game() -> KeptGame:
         return keeper.start("random", rules)
@@ -774,6 +790,7 @@ ASCII = {
     "♠": "S", "♥": "H", "♦": "D", "♣": "C", "★": "*", "→": "->", "←": "<-", "–": "-",
     "—": "-", "−": "-", "…": "...", "·": "-", "±": "+/-", "×": "x", "≤": "<=", "≥": ">=",
     "‘": "'", "’": "'", "“": '"', "”": '"', "✓": "ok", "✕": "x", "█": "#", "░": ".",
+    "↑": "^", "↓": "v", "☠": "x",
 }  # fmt: skip
 
 
@@ -819,3 +836,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except Exception as error:  # a defect: logged, one line, never mistaken for Ctrl+C
+        return crash.report(error, args.command)

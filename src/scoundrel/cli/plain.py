@@ -3,15 +3,21 @@
 After every move it prints the position and the legal moves, numbered, in the player's
 language, in lines of at most 80 columns. A line is a move (its number or its notation) or
 a command: ``hint``, ``undo``, ``save [FILE]``, ``record``, ``analyse`` (once the game is
-over), ``rules``, ``help``, ``new``, ``quit``. Every move is kept in the store as it is
-played (:mod:`scoundrel.cli.keep`): Ctrl+C, Ctrl+D or a closed terminal lose nothing, and the
-next start offers the game in play.
+over), ``reload``, ``rules``, ``help``, ``new``, ``quit``. Every move is kept in the store as it
+is played (:mod:`scoundrel.cli.keep`): Ctrl+C, Ctrl+D or a closed terminal lose nothing, and
+the next start offers the game in play.
+
+Another window may play the same game (a second terminal, the full-screen game): before a
+move, an undo or a hint the line game looks whether the game is still where it showed it,
+and if not it shows the game as it stands and does nothing else (``reload`` shows it too).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
+import os
 import textwrap
 import time
 from collections.abc import Callable
@@ -20,6 +26,7 @@ from pathlib import Path
 from scoundrel.core import IllegalMoveError, Kind, NotationError
 from scoundrel.store.games import StoreError
 
+from .effort import Effort
 from .keep import Keeper, KeptGame
 from .main import EXIT_INTERRUPTED
 from .words import Words
@@ -36,7 +43,14 @@ COMMANDS = {  # a command's words in every language map to its English name
     "save": ("save",),
     "record": ("record",),
     "new": ("new",),
+    "reload": ("reload", "r"),
 }
+#: The commands that change the game, or are about the position shown: each is done only
+#: on the game as this window showed it.
+ON_THE_POSITION = ("hint", "undo", "save", "record", "analyse")
+#: How many answers that are neither yes nor no the question of the game in play takes
+#: before it keeps the game (its answer without one): piped input never waits forever.
+UNCLEAR_ANSWERS = 3
 
 
 def default_record_path(now: _dt.datetime | None = None) -> Path:
@@ -46,6 +60,19 @@ def default_record_path(now: _dt.datetime | None = None) -> Path:
 
     stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
     return Path(user_data_dir("scoundrel", appauthor=False)) / "records" / f"scoundrel-{stamp}.json"
+
+
+def save_record(kept: KeptGame, path: Path, made: bool) -> None:
+    """Write ``kept``'s record to ``path``. Only the records folder the game ``made``
+    its name in is created; a folder the player named must exist (FileNotFoundError), so
+    that a typing slip never leaves new folders behind."""
+    folder = path.parent
+    if made:
+        folder.mkdir(parents=True, exist_ok=True)
+    elif not folder.is_dir():
+        code = errno.ENOTDIR if folder.exists() else errno.ENOENT
+        raise OSError(code, os.strerror(code), str(folder))
+    kept.game.record.save(path)
 
 
 class PlainGame:
@@ -61,6 +88,7 @@ class PlainGame:
         new_game: Callable[[], KeptGame] | None = None,
         seed: int | None = None,
         today: Callable[[], _dt.datetime] = _dt.datetime.now,
+        effort: Effort | None = None,
     ) -> None:
         self.keeper = keeper
         self.words = words
@@ -70,6 +98,8 @@ class PlainGame:
         self.new_game = new_game
         self.seed = seed
         self.today = today
+        self.effort = effort or Effort()
+        """How hard a hint and an analysis think."""
 
     def write(self, text: str = "") -> None:
         """Print ``text``, each paragraph wrapped to 79 columns (indents kept)."""
@@ -98,6 +128,8 @@ class PlainGame:
             return w("term.daily_title", date=kept.date)
         if kept.mode == "archive":
             return w("mode.archive_on", date=kept.date)
+        if kept.stored.loaded:
+            return f"{w('mode.random')} ({w('records.loaded')})"
         if self.seed is not None and not kept.game.moves:
             return w("term.seed_title", seed=self.seed)
         return w("mode.random")
@@ -189,13 +221,19 @@ class PlainGame:
             moves = len(waiting.game.moves)
             summary = w.summary(waiting.mode, waiting.date, waiting.state.rules, moves)
             self.write(w("term.waiting_title") + ": " + summary)
-            while True:
-                answer = self.read(w("term.continue_question") + " ").strip().lower()
+            question = w("term.continue_question") + " "
+            for _ in range(UNCLEAR_ANSWERS):
+                answer = self.read(question).strip().lower()
                 if not answer or answer in self.yes_words():
                     self.kept = waiting
                     return True
-                if answer in w("term.no").lower().split("|"):
+                if answer in self.no_words():
                     break
+                question = w("term.yes_or_no") + " "
+            else:  # never a clear answer (input from a pipe, say): the game in play
+                self.write(w("term.kept_going"))
+                self.kept = waiting
+                return True
         if self.new_game is None:
             return False
         self.kept = self.new_game()
@@ -203,6 +241,9 @@ class PlainGame:
 
     def yes_words(self) -> tuple[str, ...]:
         return ("y", "yes", *self.words("term.yes").lower().split("|"))
+
+    def no_words(self) -> tuple[str, ...]:
+        return ("n", "no", *self.words("term.no").lower().split("|"))
 
     def loop(self) -> int:
         while True:
@@ -215,12 +256,47 @@ class PlainGame:
             if name == "quit":
                 self.leave()
                 return 0
+            if (name is None or name in ON_THE_POSITION) and self.moved_on():
+                continue  # typed for a position the game has left: nothing is done
             if name is None:
                 self.play(line.strip())
             elif name == "save":
                 self.save(argument.strip() or None)
             else:
                 getattr(self, name)()
+
+    def moved_on(self) -> bool:
+        """If another window changed the game since it was shown here: say so, show it as
+        it stands, and True."""
+        assert self.kept is not None
+        try:
+            changed = self.kept.refresh()
+        except StoreError as error:
+            self.write(self.words(f"error.{error.reason}"))
+            return True
+        if changed:
+            self.write(self.words("term.changed_elsewhere"))
+            self.show()
+        return changed
+
+    def reload(self) -> None:
+        """The game as it stands in the store (another window may have moved)."""
+        assert self.kept is not None
+        if not self.moved_on():
+            self.write(self.words("term.unchanged"))
+            self.show()
+
+    def refused(self, error: StoreError) -> None:
+        """A refusal of the store; if another window moved meanwhile, the game as it
+        stands."""
+        if error.reason in ("stale_position", "changed_meanwhile"):
+            assert self.kept is not None
+            with contextlib.suppress(StoreError):
+                self.kept.refresh()
+            self.write(self.words("term.changed_elsewhere"))
+            self.show()
+            return
+        self.write(self.words(f"error.{error.reason}"))
 
     def leave(self) -> None:
         self.write("")
@@ -266,17 +342,24 @@ class PlainGame:
             else:
                 move = game.parse(text)
         except NotationError as error:
-            self.write(w("term.not_understood", text=text[:40], why=str(error)))
+            shown = text if len(text) <= 40 else text[:40] + "…"  # the line may be long
+            why = str(error).replace(text, shown)
+            self.write(w("term.not_understood", text=shown, why=why))
             return
         refusal = game.state.explain(move)
         if refusal is not None:
             self.write(w("term.not_allowed", why=w.refusal(refusal)))
             return
+        before = game.state
         try:
             self.kept.play(move)
-        except (IllegalMoveError, StoreError) as error:
+        except IllegalMoveError as error:  # pragma: no cover - explain() said it was legal
             self.write(w("term.not_allowed", why=str(error)))
             return
+        except StoreError as error:
+            self.refused(error)
+            return
+        self.write(w.played(before, move))
         self.show()
 
     def hint(self) -> None:
@@ -289,12 +372,17 @@ class PlainGame:
             self.write(w("error.hints_over"))
             return
         self.write(w("hint.thinking"))
+        here = self.kept.position
         try:
-            advice = hint(state.observation(state.leader))
+            advice = hint(state.observation(state.leader), bot=self.effort.bot())
         except KeyboardInterrupt:  # Ctrl+C stops the hint, not the game
             self.write(w("term.hint_stopped"))
             return
-        self.kept.count_hint()
+        try:
+            self.kept.count_hint(here)
+        except StoreError as error:  # another window moved while the bot was thinking
+            self.refused(error)
+            return
         for line in w.advice(advice, len(state.heroes)):
             self.write(line)
         if advice.chances:
@@ -325,7 +413,7 @@ class PlainGame:
                     self.write(w(f"analysis.{stage}_stage", nodes=w.number(count)))
 
         try:
-            result = analyse(game.start, game.moves, progress=progress)
+            result = analyse(game.start, game.moves, progress=progress, **self.effort.analysis())
         except (Cancelled, KeyboardInterrupt):
             self.write(w("analysis.cancelled"))
             return
@@ -338,7 +426,7 @@ class PlainGame:
         try:
             move = self.kept.undo()
         except StoreError as error:
-            self.write(w(f"error.{error.reason}"))
+            self.refused(error)
             return
         self.write(w("term.took_back", move=w.move(move)))
         self.show()
@@ -363,8 +451,7 @@ class PlainGame:
                 if answer is None or answer.lower() not in self.yes_words():
                     self.write(w("term.not_saved"))
                     return False
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.kept.game.record.save(path)
+            save_record(self.kept, path, made=name is None)
         except (OSError, ValueError) as error:  # unwritable, too long, a NUL in the name
             why = getattr(error, "strerror", None) or str(error)
             self.write(w("term.save_failed", path=str(path), error=why))

@@ -11,7 +11,18 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from scoundrel.core import Card, Hero, Kind, Move, Observation, Preview, Refusal, Rules, Score
+from scoundrel.core import (
+    Card,
+    Hero,
+    Kind,
+    Move,
+    Observation,
+    Preview,
+    Refusal,
+    Rules,
+    Score,
+    State,
+)
 from scoundrel.i18n import DEFAULT, LANGUAGES, translate
 
 if TYPE_CHECKING:
@@ -205,6 +216,44 @@ class Words:
         if health <= 0:
             text += " " + self("act.deadly")
         return text
+
+    def played(self, before: State, move: Move) -> str:
+        """What a move did, for the move log, from the core's preview of it on the state
+        ``before`` it: ``You slay 7♠ with 9♦: −0``, ``Hero 2 drinks 5♥: +5 (given by
+        Hero 1)``."""
+        heroes = len(before.heroes)
+        person = "you" if heroes == 1 else "hero"
+        leader = before.leader
+        if move.card is None:
+            return self(f"log.{person}.flee", hero=self("hero.name", n=leader))
+        target = 3 - leader if move.help else leader
+        damage = before.previews()[move].damage[target - 1]
+        card = self.card(move.card)
+        params: dict[str, Any] = {"card": card, "hero": self("hero.name", n=target)}
+        if move.card.kind is Kind.WEAPON:
+            key = "equip"
+        elif move.card.kind is Kind.POTION:
+            wasted = before.heroes[target - 1].potion_used
+            key = "drink_wasted" if wasted else "drink"
+            params["gain"] = -damage
+        else:
+            weapon = before.heroes[target - 1].weapon
+            key = "fight_weapon" if move.weapon else "fight_bare"
+            params.update(damage=damage, weapon=self.card(weapon) if weapon else "")
+        text = self(f"log.{person}.{key}", **params)
+        if move.help:
+            text += " " + self("log.given", hero=self("hero.name", n=leader))
+        return text
+
+    def choose(self, observation: Observation) -> str:
+        """What the leader is asked to do: choose one of the room's cards (by its keys),
+        and flee only where the core says the room may be fled."""
+        cards = len(observation.room)
+        keys = "1" if cards == 1 else f"1–{cards}"
+        flee = "_flee" if observation.can_flee else ""
+        if len(observation.heroes) > 1:
+            return self(f"term.choose_coop{flee}", n=observation.leader, keys=keys)
+        return self(f"term.choose{flee}", keys=keys)
 
     def refusal(self, refusal: Refusal) -> str:
         """Why a move is not allowed, from the core's refusal code."""

@@ -15,15 +15,16 @@ from textual.widgets import Static
 from scoundrel.solver import Analysis
 
 from ..keep import KeptGame
-from .app import Page
+from .app import ScrollingPage, app_of
 
 
-class AnalysisScreen(Page):
+class AnalysisScreen(ScrollingPage):
     """Could the deal be won, where it slipped, and the fair review with its chart."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", show=False),
     ]
+    SCROLLER = "#analysis-page"
 
     def __init__(self, kept: KeptGame) -> None:
         super().__init__()
@@ -33,10 +34,10 @@ class AnalysisScreen(Page):
 
     def compose(self) -> ComposeResult:
         w = self.words
-        with VerticalScroll(classes="page"):
+        with VerticalScroll(classes="page", id="analysis-page"):
             yield Static(w("analysis.title"), classes="page-title")
             yield Static(w("analysis.starting"), id="analysis")
-        yield Static(f"Esc {w('analysis.cancel')}", id="keys")
+        yield Static(f"{self.scroll_keys()} · Esc {w('analysis.cancel')}", id="keys")
 
     def on_mount(self) -> None:
         self.work()
@@ -59,8 +60,9 @@ class AnalysisScreen(Page):
                 text = w(f"analysis.{stage}_stage", nodes=w.number(count))
             self.app.call_from_thread(self.show, text)
 
+        options = app_of(self).effort.analysis(cancel=self.stop.is_set)
         try:
-            result = analyse(game.start, game.moves, cancel=self.stop.is_set, progress=progress)
+            result = analyse(game.start, game.moves, progress=progress, **options)
         except Cancelled:
             return
         self.app.call_from_thread(self.done, result)
@@ -73,7 +75,9 @@ class AnalysisScreen(Page):
         self.result = result
         w = self.words
         self.query_one("#analysis", Static).update("\n".join(w.analysis(result)))
-        self.query_one("#keys", Static).update(f"Esc {w('keys.close_button')}")
+        self.query_one("#keys", Static).update(
+            f"{self.scroll_keys()} · Esc {w('keys.close_button')}"
+        )
 
     def action_close(self) -> None:
         self.stop.set()  # the search stops at its next check

@@ -6,6 +6,7 @@ import datetime as _dt
 from pathlib import Path
 from typing import ClassVar
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -15,8 +16,9 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 from scoundrel.core import OptionError, Rules
 
 from ..keep import KeptGame
+from ..plain import default_record_path, save_record
 from ..words import Words
-from .app import Setup, app_of, words_of
+from .app import ListDialog, Setup, app_of, words_of
 
 
 class NewGameScreen(Screen[None]):
@@ -71,7 +73,7 @@ class NewGameScreen(Screen[None]):
             yield Static(w("setup.daily_note"), id="daily-note")
             with Horizontal(id="day-row", classes="choice-row"):
                 yield Label(w("term.day"))
-                day = self.setup.day or _dt.date.today()
+                day = self.setup.day or app_of(self).today()
                 yield Input(day.isoformat(), id="day", max_length=10)
             yield Static("", id="refusal")
             yield Button(w("setup.start"), id="start", variant="primary")
@@ -82,6 +84,23 @@ class NewGameScreen(Screen[None]):
 
     def on_radio_set_changed(self, _event: RadioSet.Changed) -> None:
         self.show_choices()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "day":
+            self.show_day_note()
+
+    def show_day_note(self) -> None:
+        """Today's dungeon is the day's one scored attempt, without undo; a past day's
+        is played again, unranked, with undo (the store's rules for each, M2)."""
+        w = words_of(self)
+        text = self.query_one("#day", Input).value.strip()
+        try:
+            past = _dt.date.fromisoformat(text) < app_of(self).today()
+        except ValueError:
+            past = False
+        self.query_one("#daily-note", Static).update(
+            w("setup.archive_note" if past else "setup.daily_note")
+        )
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         # the two co-op variants exclude each other (harder adds jokers, easier drops aces)
@@ -100,6 +119,7 @@ class NewGameScreen(Screen[None]):
         self.query_one("#options").display = not daily
         self.query_one("#daily-note").display = daily
         self.query_one("#day-row").display = daily
+        self.show_day_note()
         self.query_one("#dungeon_only").display = not coop
         for name in ("easier", "harder", "silent_leader", "first_leader"):
             self.query_one(f"#{name}").display = coop
@@ -147,7 +167,7 @@ class NewGameScreen(Screen[None]):
             except ValueError:
                 refusal.update(w("error.bad_date"))
                 return
-            if day > _dt.date.today():
+            if day > app_of(self).today():
                 refusal.update(w("daily.not_yet"))
                 return
         app_of(self).new_game(Setup(mode, rules, day))
@@ -227,6 +247,7 @@ KEYS = (
     ("F", "keys.flee"),
     ("U", "keys.undo"),
     ("H", "keys.hint"),
+    ("L", "term.keys_log"),
     ("A", "term.keys_analyse"),
     ("E", "term.export"),
     ("R", "nav.rules"),
@@ -238,26 +259,23 @@ KEYS = (
 )
 
 
-class KeysScreen(ModalScreen[None]):
-    """The keys, as in the browser's list."""
+class KeysScreen(ListDialog):
+    """The keys, as in the browser's list (each meaning wraps beside its key)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,enter", "dismiss", show=False)
-    ]
+    CLOSE = "escape,question_mark,q,enter"
 
-    def compose(self) -> ComposeResult:
-        w = words_of(self)
-        lines = "\n".join(f"{key:>6}  {w(name)}" for key, name in KEYS)
-        with Vertical(classes="dialog"):
-            yield Static(w("keys.title"), classes="page-title")
-            yield Static(lines)
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
+    def __init__(self, words: Words) -> None:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", style="bold", no_wrap=True)
+        table.add_column()
+        for key, name in KEYS:
+            table.add_row(key, words(name))
+        super().__init__(words("keys.title"), table)
 
 
-class ExportScreen(ModalScreen[None]):
-    """Save the game's record to a file (asking before replacing another file)."""
+class ExportScreen(ModalScreen[str | None]):
+    """Save the game's record to a file (asking before replacing another file); it gives
+    back the path written, which the table shows whole, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
 
@@ -265,15 +283,15 @@ class ExportScreen(ModalScreen[None]):
         super().__init__()
         self.kept = kept
         self.confirming: Path | None = None
+        self.made = str(default_record_path())
+        """The path the game offers (its folder is made if need be; no other is)."""
 
     def compose(self) -> ComposeResult:
-        from ..plain import default_record_path
-
         w = words_of(self)
         with Vertical(classes="dialog"):
             yield Static(w("term.export"), classes="page-title")
             yield Static(w("term.export_where"))
-            yield Input(str(default_record_path()), id="path")
+            yield Input(self.made, id="path")
             yield Static("", id="export-note")
             with Horizontal(classes="choice-row"):
                 yield Button(w("term.save"), id="save", variant="primary")
@@ -306,10 +324,9 @@ class ExportScreen(ModalScreen[None]):
             note.update(w("term.replace_file", path=str(path)))
             return
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.kept.game.record.save(path)
-        except OSError as error:
-            note.update(w("term.save_failed", path=str(path), error=error.strerror or str(error)))
+            save_record(self.kept, path, made=str(path) == self.made)
+        except (OSError, ValueError) as error:  # unwritable, no such folder, a NUL in it
+            why = getattr(error, "strerror", None) or str(error)
+            note.update(w("term.save_failed", path=str(path), error=why))
             return
-        self.app.notify(w("term.saved", path=str(path)))
-        self.dismiss(None)
+        self.dismiss(str(path))

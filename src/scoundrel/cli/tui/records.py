@@ -12,24 +12,25 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from .app import Page, app_of
+from .app import ScrollingPage, app_of
 
 
-class RecordsScreen(Page):
+class RecordsScreen(ScrollingPage):
     """Your records, kept in the store with the browser's."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,s", "close", show=False)]
+    SCROLLER = "#records"
 
     def compose(self) -> ComposeResult:
         w = self.words
-        with VerticalScroll(classes="page"):
+        with VerticalScroll(classes="page", id="records"):
             yield Static(w("records.title"), classes="page-title")
             yield Static(id="stats")
             yield Static(id="streak")
             yield PlotextPlot(id="plot")
             yield Static(w("records.history"), classes="page-title")
             yield DataTable(id="history", show_cursor=False)
-        yield Static(f"Esc {w('keys.close_button')}", id="keys")
+        yield Static(f"{self.scroll_keys()} · Esc {w('keys.close_button')}", id="keys")
 
     def on_mount(self) -> None:
         w = self.words
@@ -90,7 +91,9 @@ class RecordsScreen(Page):
         )
         for game in history[:50]:
             when = game.created_at.strftime("%Y-%m-%d %H:%M")
-            what = w("mode." + game.mode) + " · " + w("ruleset." + game.rules.ruleset)
+            what = w("mode." + game.mode) + w.sep + w("ruleset." + game.rules.ruleset)
+            if game.loaded:  # brought from a record file: listed, never counted
+                what += w.sep + w("records.loaded")
             history_table.add_row(
                 when,
                 what,

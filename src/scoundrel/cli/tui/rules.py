@@ -16,7 +16,7 @@ from textual.widgets import Static
 from scoundrel.core import State
 from scoundrel.core.examples import EXAMPLES, SECTIONS, Example, played
 
-from .app import Page, words_of
+from .app import ScrollingPage, words_of
 
 
 class ExampleBox(Static, can_focus=True):
@@ -80,10 +80,11 @@ class ExampleBox(Static, can_focus=True):
         self.update(text)
 
 
-class RulesScreen(Page):
+class RulesScreen(ScrollingPage):
     """How to play: every section, and its examples."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,r", "close", show=False)]
+    SCROLLER = "#rules"
 
     def compose(self) -> ComposeResult:
         w = words_of(self)
@@ -98,6 +99,6 @@ class RulesScreen(Page):
                     yield ExampleBox(examples[name])
         yield Static(
             f"Tab {w('term.next_example')} · → {w('rules.next_step')} · ← "
-            f"{w('replay.previous')} · Esc {w('keys.close_button')}",
+            f"{w('replay.previous')} · {self.scroll_keys()} · Esc {w('keys.close_button')}",
             id="keys",
         )
