@@ -15,6 +15,7 @@ import contextlib
 import datetime as _dt
 import os
 import sys
+import textwrap
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,12 +174,15 @@ class Notice(Widget):
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size
-        top = max(0, (height - len(self.notice_lines)) // 2)
-        text = self.notice_lines[y - top] if 0 <= y - top < len(self.notice_lines) else ""
-        text = text[:width]
-        left = max(0, (width - len(text)) // 2)
-        line = " " * left + text
-        return Strip([Segment(line.ljust(width), Style(bold=y == top))], width)
+        lines = [  # each line wrapped to the width there is, the first one bold
+            (part, number == 0)
+            for number, line in enumerate(self.notice_lines)
+            for part in textwrap.wrap(line, max(1, width)) or [""]
+        ]
+        top = max(0, (height - len(lines)) // 2)
+        text, bold = lines[y - top] if 0 <= y - top < len(lines) else ("", False)
+        line = text[:width].center(width)
+        return Strip([Segment(line, Style(bold=bold))], width)
 
 
 class TooSmallScreen(Screen[None]):
