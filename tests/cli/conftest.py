@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from scoundrel.cli.keep import Keeper
+
 
 @pytest.fixture(autouse=True)
 def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -24,3 +26,15 @@ def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
     return data
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The full-screen game's tests run on asyncio (Textual's loop)."""
+    return "asyncio"
+
+
+@pytest.fixture
+def keeper(tmp_path: Path) -> Keeper:
+    """The terminal's store of this test (a SQLite file of its own)."""
+    return Keeper(f"sqlite:///{tmp_path / 'store.sqlite3'}")

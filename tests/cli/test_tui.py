@@ -21,16 +21,6 @@ SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def keeper(tmp_path: Path) -> Keeper:
-    return Keeper(f"sqlite:///{tmp_path / 'store.sqlite3'}")
-
-
 def table(app: ScoundrelApp) -> TableScreen:
     screen = app.screen
     assert isinstance(screen, TableScreen), type(screen).__name__

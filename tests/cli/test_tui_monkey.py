@@ -63,11 +63,6 @@ CASE_KEYS = int(os.environ.get("SCOUNDREL_MONKEY_KEYS", "2500"))
 CHEAP = Effort(playouts=1, best_seconds=0.2, review=False, give_up=0.5)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 #: What a key types, where it types something (Textual's Key event carries it).
 CHARACTERS = {"question_mark": "?", "space": " "}
 

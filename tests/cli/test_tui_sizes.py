@@ -6,8 +6,6 @@ six languages (:mod:`tests.cli.fitting` says what "whole" means)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from scoundrel.cli.keep import Keeper
@@ -21,16 +19,6 @@ from scoundrel.i18n import LANGUAGES
 from .fitting import cut, positions
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def keeper(tmp_path: Path) -> Keeper:
-    return Keeper(f"sqlite:///{tmp_path / 'store.sqlite3'}")
 
 
 async def shown_whole(

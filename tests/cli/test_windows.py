@@ -35,11 +35,6 @@ MOVED_ON = "The game moved on in another window: here it is as it stands now."
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def store_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'store.sqlite3'}"
 

@@ -183,40 +183,33 @@ def test_a_stale_window_takes_back_and_plays_nothing_it_did_not_show(
     open_game(b, server, gid)
     assert shown(b) == shown(a) == position(stands(two, server, gid))
 
+    def refused(act: Any, toast: str = "error.stale_position") -> dict[str, Any]:
+        """B acts on its older view: nothing changes, and B shows the game as it stands."""
+        now = stands(one, server, gid)
+        before = shown(b)
+        act()
+        settled(b, before)
+        expect(b.locator("#toast.show.error")).to_have_text(texts[toast])
+        assert stands(two, server, gid) == now  # A's moves are all still played
+        assert shown(b) == position(now)
+        return now
+
     # A plays; B, still showing one move, asks to undo it
     play_one(a)
-    played = stands(one, server, gid)
-    before = shown(b)
-    assert before[0] == 1
-    b.keyboard.press("u")
-    settled(b, before)
-    expect(b.locator("#toast.show.error")).to_have_text(texts["error.stale_position"])
-    assert stands(two, server, gid) == played  # A's move is still played
-    assert shown(b) == position(played)
+    assert shown(b)[0] == 1
+    refused(lambda: b.keyboard.press("u"))
 
     # A undoes and plays: two moves again, but not the position B shows
     a.keyboard.press("u")
     expect(a.locator(".table")).to_have_attribute("data-moves", "1")
     play_one(a)
-    now = stands(one, server, gid)
+    assert shown(b)[:2] == (2, 0)
+    now = refused(lambda: b.keyboard.press("u"))
     assert (len(now["moves"]), now["undo_count"]) == (2, 1)
-    before = shown(b)
-    assert before[:2] == (2, 0)
-    b.keyboard.press("u")
-    settled(b, before)
-    expect(b.locator("#toast.show.error")).to_have_text(texts["error.stale_position"])
-    assert stands(two, server, gid) == now
-    assert shown(b) == position(now)
 
     # A plays again; B chooses a move on its older view: refused, not played
     play_one(a)
-    now = stands(one, server, gid)
-    before = shown(b)
-    assert take_first_offered(b, use_keys=True)
-    settled(b, before)
-    expect(b.locator("#toast.show.error")).to_have_text(texts["error.stale_position"])
-    assert stands(two, server, gid) == now
-    assert shown(b) == position(now)
+    refused(lambda: take_first_offered(b, use_keys=True))
 
     # A plays once more; B comes back into view and shows it at once
     play_one(a)
@@ -230,13 +223,8 @@ def test_a_stale_window_takes_back_and_plays_nothing_it_did_not_show(
     # a hint (H) asked on B's older view is refused and not counted; on the game as it
     # stands it names that position and is given and counted
     play_one(a)
-    now = stands(one, server, gid)
-    before = shown(b)
-    b.keyboard.press("h")
-    settled(b, before)
-    expect(b.locator("#toast.show.error")).to_have_text(texts["error.stale_position"])
-    assert stands(two, server, gid) == now and now["hint_count"] == 0
-    assert shown(b) == position(now)
+    now = refused(lambda: b.keyboard.press("h"))
+    assert now["hint_count"] == 0
     with b.expect_response(lambda r: "/hint?" in r.url) as answered:
         b.keyboard.press("h")
     asked = parse_qs(urlsplit(answered.value.url).query)

@@ -166,7 +166,7 @@ class PlainGame:
             w(f"count.{kind.value}", n=sum(counts[kind].values())) for kind in Kind if counts[kind]
         ]
         if unseen:
-            dungeon += f"; {w('table.left')}: " + ", ".join(unseen)
+            dungeon += "; " + w("table.left_list", kinds=", ".join(unseen))
         self.write(dungeon)
         if seen.known_bottom:
             self.write(w("table.bottom", cards=w.cards(seen.known_bottom)))

@@ -99,23 +99,34 @@ class Page(Screen[None]):
         self.app.pop_screen()
 
 
+#: The keys that scroll a page or a list longer than the terminal (``action_scroll``).
+SCROLLING: list[BindingType] = [
+    Binding(key, f"scroll('{how}')", show=False)
+    for key, how in (
+        ("up", "up"),
+        ("down", "down"),
+        ("pageup", "page_up"),
+        ("pagedown", "page_down"),
+        ("home", "home"),
+        ("end", "end"),
+    )
+]
+
+
+def scroll_keys(words: Words) -> str:
+    """The scrolling keys, for a keys line."""
+    return "↑↓ PgUp/PgDn" if not words.ascii_only else "Up/Down PgUp/PgDn"
+
+
 class ScrollingPage(Page):
     """A page longer than the terminal may be: the arrows, PgUp, PgDn, Home and End
     scroll it (its keys line says so)."""
 
     SCROLLER: ClassVar[str] = ".page"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll('up')", show=False),
-        Binding("down", "scroll('down')", show=False),
-        Binding("pageup", "scroll('page_up')", show=False),
-        Binding("pagedown", "scroll('page_down')", show=False),
-        Binding("home", "scroll('home')", show=False),
-        Binding("end", "scroll('end')", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = SCROLLING
 
     def scroll_keys(self) -> str:
-        """The scrolling keys, for the keys line."""
-        return "↑↓ PgUp/PgDn" if not self.words.ascii_only else "Up/Down PgUp/PgDn"
+        return scroll_keys(self.words)
 
     def action_scroll(self, how: str) -> None:
         scroller = self.query_one(self.SCROLLER)
@@ -128,14 +139,7 @@ class ListDialog(ModalScreen[None]):
     Esc (or the keys of ``CLOSE``) closes it."""
 
     CLOSE: ClassVar[str] = "escape"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll('up')", show=False),
-        Binding("down", "scroll('down')", show=False),
-        Binding("pageup", "scroll('page_up')", show=False),
-        Binding("pagedown", "scroll('page_down')", show=False),
-        Binding("home", "scroll('home')", show=False),
-        Binding("end", "scroll('end')", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = SCROLLING
 
     def __init__(self, title: str, body: RenderableType, at_end: bool = False) -> None:
         super().__init__()
@@ -146,12 +150,11 @@ class ListDialog(ModalScreen[None]):
 
     def compose(self) -> Any:
         w = words_of(self)
-        arrows = "Up/Down" if w.ascii_only else "↑↓"
         with Vertical(classes="dialog list-dialog"):
             yield Static(self.title_text, classes="page-title")
             with VerticalScroll(classes="list-body"):
                 yield Static(self.body)
-            yield Static(f"{arrows} PgUp/PgDn · Esc {w('keys.close_button')}", classes="dim")
+            yield Static(f"{scroll_keys(w)} · Esc {w('keys.close_button')}", classes="dim")
 
     def on_mount(self) -> None:
         if self.at_end:
