@@ -252,8 +252,8 @@ class Words:
         keys = "1" if cards == 1 else f"1–{cards}"
         flee = "_flee" if observation.can_flee else ""
         if len(observation.heroes) > 1:
-            return self(f"term.choose_coop{flee}", n=observation.leader, keys=keys)
-        return self(f"term.choose{flee}", keys=keys)
+            return self(f"table.choose_room_coop{flee}", n=observation.leader, keys=keys)
+        return self(f"table.choose_room{flee}", keys=keys)
 
     def refusal(self, refusal: Refusal) -> str:
         """Why a move is not allowed, from the core's refusal code."""

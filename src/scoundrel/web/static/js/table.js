@@ -715,8 +715,12 @@ function actionsPanel() {
   const acting = online.mayAct(game);
   if (!acting) panel.append(online.waitingLine(game));
   if (selected === null || selected >= game.room.length) {
-    const key = (game.heroes.length > 1 ? "table.choose_coop" : "table.choose") + (touch() ? "_touch" : ""); // no keys to name on a touch screen
-    if (acting) panel.append(el("p", { class: "hint", text: t(key, { n: game.leader }) }));
+    // the keys of the cards there are, and fleeing only where the server lists it
+    const keys = game.room.length === 1 ? "1" : `1–${game.room.length}`;
+    const flee = game.legal.some((m) => m.move === "F") ? "_flee" : "";
+    const key = touch() ? (game.heroes.length > 1 ? "table.choose_coop_touch" : "table.choose_touch") // no keys to name on a touch screen
+      : (game.heroes.length > 1 ? "table.choose_room_coop" : "table.choose_room") + flee;
+    if (acting) panel.append(el("p", { class: "hint", text: t(key, { n: game.leader, keys }) }));
     return panel;
   }
   const code = game.room[selected];
