@@ -136,17 +136,18 @@ class ScrollingPage(Page):
 class ListDialog(ModalScreen[None]):
     """A list over the table (the keys, the moves so far): a title, the list, which the
     arrows, PgUp and PgDn scroll where it is longer than the terminal, and the keys line;
-    Esc (or the keys of ``CLOSE``) closes it."""
+    Esc closes it (and the keys a list adds to its bindings)."""
 
-    CLOSE: ClassVar[str] = "escape"
-    BINDINGS: ClassVar[list[BindingType]] = SCROLLING
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *SCROLLING,
+        Binding("escape", "close", show=False),
+    ]
 
     def __init__(self, title: str, body: RenderableType, at_end: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.at_end = at_end
-        self._bindings.bind(self.CLOSE, "close", show=False)
 
     def compose(self) -> Any:
         w = words_of(self)

@@ -262,7 +262,9 @@ KEYS = (
 class KeysScreen(ListDialog):
     """The keys, as in the browser's list (each meaning wraps beside its key)."""
 
-    CLOSE = "escape,question_mark,q,enter"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,q,enter", "close", show=False)
+    ]
 
     def __init__(self, words: Words) -> None:
         table = Table.grid(padding=(0, 2))

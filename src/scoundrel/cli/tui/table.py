@@ -170,6 +170,9 @@ class Actions(OptionList, can_focus=False):
     """The moves of the chosen card, each with what it would do; clicked, never focused
     (the keys are the table's)."""
 
+    offered: list[tuple[str | None, str]] | None = None
+    """What it lists (each option's id and label), to list it anew only when it changes."""
+
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         if width <= 2:  # nothing to wrap the labels into (a terminal shrinking)
             return self.option_count
@@ -178,7 +181,7 @@ class Actions(OptionList, can_focus=False):
     def offer(self, options: list[Option]) -> None:
         """List ``options`` (each a label and an id), unless they are listed already."""
         wanted = [(option.id, str(option.prompt)) for option in options]
-        if wanted != getattr(self, "offered", None):
+        if wanted != self.offered:
             self.offered = wanted
             self.clear_options()
             self.add_options(options)
@@ -806,4 +809,4 @@ class TableScreen(Page):
 class LogScreen(ListDialog):
     """Every move of the game so far, with what it did (L; Esc closes)."""
 
-    CLOSE = "escape,l,q,enter"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("l,q,enter", "close", show=False)]
