@@ -262,9 +262,7 @@ KEYS = (
 class KeysScreen(ListDialog):
     """The keys, as in the browser's list (each meaning wraps beside its key)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,q,enter", "close", show=False)
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark,q,enter", "close", show=False)]
 
     def __init__(self, words: Words) -> None:
         table = Table.grid(padding=(0, 2))
