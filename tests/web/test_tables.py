@@ -269,20 +269,45 @@ def test_the_partner_points_at_a_card_and_the_leader_sees_it(
         assert receive_until(leader, "point") == {"type": "point", "hero": 2, "card": card}
 
 
-def test_a_silent_leader_table_carries_no_pointing(new_client: Callable[..., TestClient]) -> None:
-    """C11 silent_leader: the partner may not advise the leader."""
+def test_a_silent_leader_table_carries_nothing_but_moves(
+    new_client: Callable[..., TestClient],
+) -> None:
+    """C11 silent_leader: the partner may not advise the leader. Neither pointing nor
+    selecting reaches the leader (nor a watcher); the partner leaving does (presence)."""
     one, two, view = seated(new_client, silent_leader=True)
     assert view["silent_leader"] is True
+    path = f"/api/tables/{view['id']}/live"
+    with one.websocket_connect(path) as leader:
+        receive_until(leader, "view")
+        with two.websocket_connect(path) as partner:
+            receive_until(partner, "view")
+            for kind in ("point", "select"):
+                partner.send_json({"type": kind, "card": view["room"][0]})
+                partner.send_json({"type": kind, "card": None})
+            partner.send_json({"type": "select", "card": "<b>"})
+            leader.send_json({"type": "select", "card": view["room"][1]})
+        kinds = []
+        while kinds[-1:] != [("presence", False)]:
+            message = leader.receive_json()
+            kinds.append((message["type"], message.get("online")))
+        assert not {kind for kind, _ in kinds} & {"point", "select"}, kinds
+
+
+def test_only_a_card_is_pointed_at(new_client: Callable[..., TestClient]) -> None:
+    """A selection or a pointer names a card (N1) or none: anything else is dropped."""
+    one, two, view = seated(new_client)
     path = f"/api/tables/{view['id']}/live"
     with one.websocket_connect(path) as leader, two.websocket_connect(path) as partner:
         receive_until(leader, "view")
         receive_until(partner, "view")
-        partner.send_json({"type": "point", "card": view["room"][0]})
-        partner.send_json({"type": "select", "card": None})  # relayed: the next message
-        kinds = []
-        while not kinds or kinds[-1] != "select":
-            kinds.append(leader.receive_json()["type"])
-        assert "point" not in kinds
+        for junk in ("<b>", "XX", 7, 1.5, True, ["KS"], {"code": "KS"}, "K" * 600):
+            partner.send_json({"type": "select", "card": junk})
+        partner.send_json({"type": "select", "card": view["room"][0]})
+        assert receive_until(leader, "select") == {
+            "type": "select",
+            "hero": 2,
+            "card": view["room"][0],
+        }
 
 
 def test_a_nudge_that_changes_nothing_sends_no_view(

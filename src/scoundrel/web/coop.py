@@ -25,7 +25,7 @@ from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from scoundrel.core import Rules, State
+from scoundrel.core import ALL_CARDS, Rules, State
 from scoundrel.store import Forbidden, GameStore, StoredGame
 from scoundrel.store.tables import Tables
 
@@ -34,6 +34,9 @@ from .guard import foreign
 from .limits import Buckets, Flood, client_address
 from .live import Hub
 from .views import game_view, hint_view
+
+#: What a seat may point at or select: a card, by its code (N1).
+CARD_CODES = frozenset(card.code for card in ALL_CARDS)
 
 
 class NewTable(BaseModel):
@@ -308,15 +311,13 @@ def add_table_routes(
                         await changed(game_id)
                     await websocket.send_text(orjson.dumps(answered).decode())
                     continue
-                if hero is None:
+                if hero is None or silent:  # a watcher, or C11: the partner may not advise
                     continue
                 card = message.get("card")
-                if card is not None and not (isinstance(card, str) and len(card) <= 3):
+                if card is not None and (type(card) is not str or card not in CARD_CODES):
                     continue
-                if kind == "select":
-                    await hub.publish(game_id, {"type": "select", "hero": hero, "card": card})
-                elif kind == "point" and not silent:
-                    await hub.publish(game_id, {"type": "point", "hero": hero, "card": card})
+                if kind in ("select", "point"):
+                    await hub.publish(game_id, {"type": kind, "hero": hero, "card": card})
 
         async with hub.subscribe(game_id) as events:
             tasks: list[asyncio.Task[None]] = []
