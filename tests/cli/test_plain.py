@@ -908,3 +908,28 @@ def test_a_game_from_a_file_says_so(keeper: Keeper) -> None:
     session, console = plain(keeper, kept, ["quit"])
     assert session.run() == 0
     assert "Random dungeon (from a file)" in console.written
+
+
+def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> None:
+    """The terminal's day is the local date: an attempt at the day's dungeon still in play
+    when that day ends is closed as it stood. The next line says so and plays nothing,
+    a move after that is refused the same way, and the attempt is neither continued nor
+    counted as a day played (the server's cases are in tests/web/test_midnight.py)."""
+    days = [dt.date(2026, 11, 29)]
+    keeper = Keeper(f"sqlite:///{tmp_path}/s.db", today=lambda: days[0])
+    kept = keeper.start("daily", Rules.solo())
+
+    def lines() -> Iterable[Line]:
+        yield "1"
+        days[0] = dt.date(2026, 11, 30)  # midnight
+        yield "1"
+        yield "1"
+
+    session, console = plain(keeper, kept, lines())
+    session.run()
+    assert console.flat.count("The day of this dungeon is over") == 2
+    stored = keeper.store.load(kept.id)
+    assert (stored.status, len(stored.moves), stored.score) == ("closed", 1, None)
+    assert keeper.unfinished() is None
+    assert keeper.streak("solo")["played"] == 0
+    assert keeper.start("daily", Rules.solo()).date == "2026-11-30"

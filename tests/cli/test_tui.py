@@ -462,3 +462,34 @@ async def test_the_form_says_what_a_past_day_allows(keeper: Keeper) -> None:
         await pilot.pause()
         note = text_of(app, "#daily-note")
         assert "with undo, unranked" in note and "one scored attempt" not in note
+
+
+async def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> None:
+    """The table looks at its game every second: once the local day ends, the attempt at
+    its dungeon is closed as it stood, the table says so, offers a new game, and a move or
+    a hint is refused the same way (nothing is written)."""
+    days = [dt.date(2026, 11, 29)]
+    keeper = Keeper(f"sqlite:///{tmp_path / 'store.sqlite3'}", today=lambda: days[0])
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(mode="daily"), today=lambda: days[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        kept = table(app).kept
+        state = kept.state
+        await pilot.press(*keys_for(state.legal_moves[0], state.observation(1).room))
+        await pilot.pause()
+        days[0] = dt.date(2026, 11, 30)  # midnight
+        table(app).look()
+        await pilot.pause()
+        prompt = text_of(app, "#prompt")
+        assert "The day of this dungeon is over" in prompt
+        assert "The day ended before the dungeon did." in prompt
+        assert "N " in text_of(app, "#keys") and "A " not in text_of(app, "#keys")
+        await pilot.press("h")
+        await pilot.pause()
+        assert "The day of this dungeon is over" in text_of(app, "#prompt")
+        state = kept.state
+        await pilot.press(*keys_for(state.legal_moves[0], state.observation(1).room))
+        await pilot.pause()
+        assert "The day of this dungeon is over" in text_of(app, "#prompt")
+    stored = keeper.store.load(kept.id)
+    assert (stored.status, len(stored.moves)) == ("closed", 1)

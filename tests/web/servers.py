@@ -46,8 +46,15 @@ class Server:
     """``scoundrel serve`` as a child process in its own process group (workers too)."""
 
     def __init__(
-        self, db: str, redis: str | None = None, workers: int = 1, port: int | None = None
+        self,
+        db: str,
+        redis: str | None = None,
+        workers: int = 1,
+        port: int | None = None,
+        prefix: tuple[str, ...] = (),
     ) -> None:
+        self.prefix = prefix
+        """What the command runs under (``faketime -f …``: a clock of the test's choosing)."""
         self.db = db
         self.redis = redis
         self.workers = workers
@@ -58,7 +65,8 @@ class Server:
         self.log = Path(tempfile.gettempdir()) / f"scoundrel-server-{self.port}.log"
 
     def start(self) -> Server:
-        command = [sys.executable, "-m", "scoundrel", "serve", "--port", str(self.port)]
+        command = [*self.prefix, sys.executable, "-m", "scoundrel", "serve"]
+        command += ["--port", str(self.port)]
         command += ["--db", self.db, "--workers", str(self.workers)]
         if self.redis:
             command += ["--redis", self.redis]

@@ -7,6 +7,8 @@ survived without restarting the server."""
 from __future__ import annotations
 
 import gc
+import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -338,3 +340,38 @@ def test_the_served_game_socket_closes_on_a_message_over_4_kib(tmp_path: Path) -
     finally:
         player.close()
         server.kill()
+
+
+def test_the_served_daily_closes_at_midnight_on_the_process_s_own_clock(tmp_path: Path) -> None:
+    """The real server under libfaketime, its clock started at 23:58 UTC and running six
+    times fast: an attempt at the day's dungeon started before midnight is refused a move
+    after it (``daily_closed``), is no longer the player's current game, and its record,
+    with the deck, is open now that its day is over (test_midnight.py has the cases)."""
+    faketime = shutil.which("faketime")
+    if faketime is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI installs faketime (libfaketime): it is missing")
+        pytest.skip("no faketime here (apt-get install faketime)")
+    speed = 6
+    clock = ("env", "TZ=UTC", faketime, "-f", f"@2026-11-29 23:58:00 x{speed}")
+    server = Server(f"sqlite:///{tmp_path / 'midnight.sqlite3'}", prefix=clock).start()
+    player = Player(server)
+    try:
+        view = player.call("POST", "/api/games", mode="daily")
+        assert view["daily_date"] == "2026-11-29"
+        for _ in range(2):
+            view = player.call("POST", f"/api/games/{view['id']}/moves", move=healthiest(view))
+        day = player.call("GET", "/api/daily")
+        assert day["today"] == "2026-11-29", "the server started too slowly for its fake clock"
+        time.sleep((day["next_in"] + 2) / speed)
+        late = {"move": healthiest(view)}
+        refused = player.http.post(f"/api/games/{view['id']}/moves", json=late)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"]["reason"] == "daily_closed"
+        assert player.call("GET", "/api/daily")["today"] == "2026-11-30"
+        assert player.call("GET", "/api/games/current")["game"] is None
+        assert player.call("GET", f"/api/games/{view['id']}")["status"] == "closed"
+        assert player.http.get(f"/api/games/{view['id']}/record").status_code == 200
+    finally:
+        player.close()
+        server.stop()

@@ -42,6 +42,12 @@ from scoundrel.web.app import create_app
 TODAY = datetime.date(2026, 11, 29)
 
 
+def store_at(engine: Engine, daily_secret: str | None = None, day: Any = None) -> GameStore:
+    """A store whose day is ``day`` (TODAY unless given: a daily attempt of a day that is
+    over does not go on)."""
+    return GameStore(engine, daily_secret=daily_secret, today=day or (lambda: TODAY))
+
+
 def versions(engine: Engine) -> list[str]:
     """The schema revisions the database says it is at (Alembic keeps exactly one)."""
     with engine.connect() as connection:
@@ -72,7 +78,7 @@ def safest(store: GameStore, game_id: str) -> str:
 def test_migrate_twice_is_harmless(db_url: str) -> None:
     engine = connect(db_url)  # creates the schema
     assert versions(engine) == [SCHEMA_VERSION]
-    store = GameStore(engine)
+    store = store_at(engine)
     player = store.ensure_player(None)
     game = store.start(player, "random", Rules.solo())
     store.play(game.id, player, first_legal(store, game.id))
@@ -82,7 +88,7 @@ def test_migrate_twice_is_harmless(db_url: str) -> None:
     assert versions(engine) == [SCHEMA_VERSION]
     again = connect(db_url)  # a second start on the same database
     assert versions(again) == [SCHEMA_VERSION]
-    kept = GameStore(again).load(game.id)
+    kept = store_at(again).load(game.id)
     assert kept.moves == store.load(game.id).moves
     assert len(kept.moves) == 1
     assert count(again, games) == 1
@@ -217,7 +223,7 @@ def test_an_old_database_is_upgraded_in_place(db_url: str, old_version: int) -> 
     assert "hint_count" in {column["name"] for column in inspector.get_columns("games")}
     assert not inspector.has_table("schema_info")
     assert {"seats", "transfers"} <= set(inspector.get_table_names())
-    store = GameStore(engine)
+    store = store_at(engine)
     player = "8a0c7e3e-35d5-4bb4-9f3c-0a4c6ff7a001"
     done = store.load("old-finished")
     assert (done.hint_count, done.undo_count, done.score) == (0, 1, finished.state.score)
@@ -260,7 +266,7 @@ def test_a_random_dungeon_adds_nothing_to_the_indexes_of_days_and_invites(db_url
     none of them, a scored daily attempt has its day and client."""
     engine = connect(db_url)
     assert partial_indexes(engine) == PARTIAL
-    store = GameStore(engine)
+    store = store_at(engine)
     player = store.ensure_player(None)
     store.start(player, "random", Rules.solo())
     day = datetime.date(2026, 12, 2)
@@ -280,8 +286,8 @@ def test_a_random_dungeon_adds_nothing_to_the_indexes_of_days_and_invites(db_url
 def test_the_daily_secret_is_made_once_and_kept(db_url: str) -> None:
     """M2: the server's secret is stored the first time, so the day's dungeon survives a
     restart."""
-    first = GameStore(connect(db_url))
-    second = GameStore(connect(db_url))  # a "restart" on the same database
+    first = store_at(connect(db_url))
+    second = store_at(connect(db_url))  # a "restart" on the same database
     assert first.daily_secret == second.daily_secret
     assert len(first.daily_secret) == 32
     assert count(second.engine, settings) == 1
@@ -314,10 +320,10 @@ def test_the_daily_deal_survives_a_restart_of_the_app(db_url: str) -> None:
 
 
 def test_a_given_daily_secret_is_used_but_not_stored(db_url: str) -> None:
-    stored = GameStore(connect(db_url)).daily_secret
-    given = GameStore(connect(db_url), daily_secret="s3cret")
+    stored = store_at(connect(db_url)).daily_secret
+    given = store_at(connect(db_url), daily_secret="s3cret")
     assert given.daily_secret == "s3cret"
-    assert GameStore(connect(db_url)).daily_secret == stored
+    assert store_at(connect(db_url)).daily_secret == stored
     player = given.ensure_player(None)
     game = given.start(player, "daily", Rules.coop(), today=TODAY)
     assert parse_cards(game.deck) == daily_deal(Rules.coop(), TODAY, "s3cret")
@@ -327,7 +333,7 @@ def test_a_daily_dealt_with_another_secret_is_kept_but_not_ranked(db_url: str) -
     """M2: the terminal deals the public dungeon of the day (no secret) into the same store
     as a server with its own secret: the game is kept in the player's records, the server's
     leaderboard ranks only its own deal, and a player's day stays one deal."""
-    store = GameStore(connect(db_url), daily_secret="server")
+    store = store_at(connect(db_url), daily_secret="server")
     terminal = store.ensure_player(None)
     browser = store.ensure_player(None)
     public = store.start(terminal, "daily", Rules.solo(), today=TODAY, secret=None)
@@ -348,7 +354,7 @@ def test_a_daily_dealt_with_another_secret_is_kept_but_not_ranked(db_url: str) -
 
 def test_a_random_dungeon_from_a_given_deck(db_url: str) -> None:
     """The terminal's --seed and --load: a random dungeon dealt from a deck it brings."""
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     deck = daily_deal(Rules.coop(), TODAY)
     game = store.start(player, "random", Rules.coop(), deck=deck)
@@ -358,7 +364,7 @@ def test_a_random_dungeon_from_a_given_deck(db_url: str) -> None:
 
 
 def test_daily_games_are_played_with_the_standard_options(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     with pytest.raises(StoreError, match="standard options"):
         store.start(player, "daily", Rules.solo(weapon="lenient"), today=TODAY)
@@ -371,7 +377,7 @@ def test_daily_games_are_played_with_the_standard_options(db_url: str) -> None:
 
 
 def test_players(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     made = store.ensure_player(None)
     assert str(uuid.UUID(made)) == made
     assert store.ensure_player(made) == made
@@ -393,7 +399,7 @@ def test_times_are_kept_alike_however_a_row_is_written(db_url: str) -> None:
     and read back alike (the driver's own conversion added the time zone, and is
     deprecated)."""
     engine = connect(db_url)
-    store = GameStore(engine)
+    store = store_at(engine)
     player = store.ensure_player(None)
     game = store.start(player, "random", Rules.solo())
     store.play(game.id, player, first_legal(store, game.id))
@@ -440,7 +446,7 @@ def test_the_stores_own_time_text_is_sqlalchemys() -> None:
 
 
 def test_games_belong_to_their_player(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     anna, ben = store.ensure_player(None), store.ensure_player(None)
     game = store.start(anna, "random", Rules.solo())
     with pytest.raises(NotFound):
@@ -453,7 +459,7 @@ def test_games_belong_to_their_player(db_url: str) -> None:
 
 
 def test_undo(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game = store.start(player, "random", Rules.coop())
     with pytest.raises(Conflict):
@@ -471,7 +477,7 @@ def test_undo(db_url: str) -> None:
 
 
 def test_a_whole_game_in_the_store(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game = store.start(player, "random", Rules.solo())
     while not store.load(game.id).is_over:
@@ -531,13 +537,13 @@ def race(stores: list[GameStore], actions: list[Callable[[], Any]]) -> list[Any]
 def test_two_moves_at_the_same_move_count(db_url: str, servers: str) -> None:
     """Two writers move the same game at the same move count: exactly one wins, the other
     gets Conflict, and the game holds the winner's move and nothing else."""
-    first = GameStore(connect(db_url))
+    first = store_at(connect(db_url))
     if servers == "two-servers":
-        second = GameStore(connect(db_url))
+        second = store_at(connect(db_url))
     elif servers == "two-threads-of-one-server":
         second = first
     else:
-        second = GameStore(first.engine)
+        second = store_at(first.engine)
     stores = [first, second]
     player = first.ensure_player(None)
     game = first.start(player, "random", Rules.solo())
@@ -573,7 +579,7 @@ def test_two_moves_at_the_same_move_count(db_url: str, servers: str) -> None:
 
 
 def test_a_move_and_an_undo_at_the_same_time(db_url: str) -> None:
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game = store.start(player, "random", Rules.solo())
     token = first_legal(store, game.id)
@@ -595,7 +601,7 @@ def test_many_players_at_once_lose_nothing(db_url: str) -> None:
     """Eight threads, each a store on the same database, push moves into one game, retrying
     on Conflict: every accepted move is kept exactly once and the record replays."""
     engine = connect(db_url)
-    owner = GameStore(engine)
+    owner = store_at(engine)
     player = owner.ensure_player(None)
     game = owner.start(player, "random", Rules.coop())
     accepted: list[str] = []
@@ -618,7 +624,7 @@ def test_many_players_at_once_lose_nothing(db_url: str) -> None:
         except BaseException as error:  # pragma: no cover - reported below
             errors.append(error)
 
-    threads = [threading.Thread(target=push, args=(GameStore(engine),)) for _ in range(8)]
+    threads = [threading.Thread(target=push, args=(store_at(engine),)) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -635,7 +641,7 @@ def test_many_players_at_once_lose_nothing(db_url: str) -> None:
 def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
     """One attempt per player and day, even when two requests race to create it."""
     engine = connect(db_url)
-    stores = [GameStore(engine), GameStore(engine)]
+    stores = [store_at(engine), store_at(engine)]
     player = stores[0].ensure_player(None)
     barrier = threading.Barrier(2, timeout=10)
     for store in stores:
@@ -671,7 +677,7 @@ def test_two_first_visits_to_the_daily_dungeon_at_once(db_url: str) -> None:
 def test_a_second_server_process_sees_moves_made_by_the_first(db_url: str) -> None:
     """Each store keeps the games it last touched; a move made through another process is
     picked up when the player says how many moves they have seen (``after``)."""
-    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    one, two = store_at(connect(db_url)), store_at(connect(db_url))
     player = one.ensure_player(None)
     game = one.start(player, "random", Rules.solo())
     two.load(game.id)  # the second process has the game at 0 moves
@@ -733,7 +739,7 @@ def test_an_undo_from_a_position_the_game_has_left_is_refused(db_url: str) -> No
     """Issue 34 (one state for every window): an undo names the position its window
     showed (``after`` moves, ``undos`` undos); once the game has left it (another window
     played or undid), the undo is refused as ``stale_position`` and takes nothing back."""
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game_id = safe_game(store, player, 2)
     before = position(store, game_id)
@@ -755,7 +761,7 @@ def test_a_hint_from_a_position_the_game_has_left_is_not_counted(db_url: str) ->
     left is refused (``stale_position``) and not counted; on the position the game stands
     at it is counted once. A second server whose copy of the game is older than the
     database refuses it too (the count is written only where the game still stands)."""
-    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    one, two = store_at(connect(db_url)), store_at(connect(db_url))
     player = one.ensure_player(None)
     game_id = safe_game(one, player, 1)
     two.load(game_id)  # the second server's copy: one move, no undo
@@ -782,7 +788,7 @@ def test_an_undo_and_another_move_do_not_pass_for_the_position_seen(
     5 moves again (and 1 undo). X's move, undo or hint, sent with after=5 and undos=0, is
     refused (``stale_position``) although the move count matches, and changes nothing:
     the other window's move stays."""
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game_id = safe_game(store, player, 5)
     fifth = store.load(game_id).moves[-1]
@@ -811,7 +817,7 @@ def test_another_server_s_undo_and_move_do_not_pass_for_the_position_seen(db_url
     move and undo through the second server, with after=5 and undos=0, are refused as a
     conflict and change nothing, though the second server's own copy matches them; the
     second server's next move, on the game as it stands, is played."""
-    one, two = GameStore(connect(db_url)), GameStore(connect(db_url))
+    one, two = store_at(connect(db_url)), store_at(connect(db_url))
     player = one.ensure_player(None)
     game_id = safe_game(one, player, 5)
     seen_by_x = two.load(game_id)
@@ -842,7 +848,7 @@ def test_another_server_s_undo_and_move_do_not_pass_for_the_position_seen(db_url
 def test_moves_undos_and_hints_without_a_position_still_work(db_url: str) -> None:
     """Issue 34 (one state for every window): an older client sends no ``after`` or no
     ``undos`` (None): what it leaves out is not checked, what it sends still is."""
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     game_id = safe_game(store, player, 0)
     store.play(game_id, player, safest(store, game_id))  # neither
@@ -877,7 +883,7 @@ def test_a_loaded_game_is_listed_but_counts_in_no_record(db_url: str) -> None:
     """Issue 34 (one state for every window; the terminal's --load): a game brought from a
     record file is marked ``loaded``, listed in the player's history, and left out of
     every figure of their stats (games played, wins, best scores, streaks)."""
-    store = GameStore(connect(db_url))
+    store = store_at(connect(db_url))
     player = store.ensure_player(None)
     loaded = [
         store.start(player, "random", Rules.solo(), deck=SAFE_DECK, loaded=True),
@@ -900,7 +906,7 @@ def test_a_loaded_game_is_listed_but_counts_in_no_record(db_url: str) -> None:
     listed = {game.id: game.loaded for game in store.history(player)}
     assert listed == {loaded[0].id: True, loaded[1].id: True, dealt.id: False}
     assert [store.load(game.id).loaded for game in loaded] == [True, True]
-    assert GameStore(store.engine).load(loaded[0].id).loaded  # read back, not the copy
+    assert store_at(store.engine).load(loaded[0].id).loaded  # read back, not the copy
 
 
 def test_a_database_at_revision_0004_is_upgraded_with_its_games_dealt_here(db_url: str) -> None:
@@ -965,7 +971,7 @@ def test_a_database_at_revision_0004_is_upgraded_with_its_games_dealt_here(db_ur
         "old-finished": False,
         "old-playing": False,
     }
-    store = GameStore(engine)
+    store = store_at(engine)
     assert not store.load("old-finished").loaded and not store.load("old-playing").loaded
     (stats,) = store.stats(player)
     assert (stats["played"], stats["best"]) == (1, finished.state.score)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
@@ -25,10 +26,18 @@ PLAYER_KEY = "terminal_player"
 class Keeper:
     """The store, seen from the terminal: one player, their games and records."""
 
-    def __init__(self, url: str | None = None, daily_secret: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        daily_secret: str | None = None,
+        today: Callable[[], _dt.date] = _dt.date.today,
+    ) -> None:
         from scoundrel.store.database import connect
 
-        self.store = GameStore(connect(url))
+        self.today = today
+        """The day it is: the terminal's dungeon of the day follows the local date, and an
+        attempt at it closes when that day ends (a server's day is UTC's)."""
+        self.store = GameStore(connect(url), today=today)
         self.daily_secret = daily_secret or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
         """The secret mixed into the dungeon of the day: none (the public deal) by default."""
         self.player = self.store.setting(PLAYER_KEY, str(uuid.uuid4()))
@@ -45,7 +54,7 @@ class Keeper:
         (``daily``): today's is the day's one attempt, a past day is played again unranked
         (``archive``). A day to come is refused (:class:`StoreError`)."""
         secret = self.daily_secret
-        today = _dt.date.today()
+        today = self.today()
         if mode == "daily" and day is not None and day != today:
             stored = self.store.start(
                 self.player, "archive", rules, today=today, day=day, secret=secret
@@ -82,7 +91,7 @@ class Keeper:
         return self.store.stats(self.player)
 
     def streak(self, ruleset: str) -> dict[str, Any]:
-        return self.store.daily_streak(self.player, ruleset, _dt.date.today())
+        return self.store.daily_streak(self.player, ruleset, self.today())
 
 
 class KeptGame:
@@ -121,6 +130,17 @@ class KeptGame:
     @property
     def state(self) -> State:
         return self.game.state
+
+    @property
+    def closed(self) -> bool:
+        """An attempt at the dungeon of the day that its day ended before it did: it does
+        not go on (every move is refused, ``daily_closed``)."""
+        return self.stored.closed
+
+    @property
+    def over(self) -> bool:
+        """Nothing more to play: the game ended, or its day did."""
+        return self.game.is_over or self.closed
 
     @property
     def can_undo(self) -> bool:

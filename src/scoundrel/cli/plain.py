@@ -172,6 +172,10 @@ class PlainGame:
             self.write(w("table.bottom", cards=w.cards(seen.known_bottom)))
         if many > 1 and seen.help_used and not state.is_over:
             self.write(w("refusal.help_used"))
+        if self.kept.closed:  # its day ended before it did: no score
+            self.write(w("over.closed"))
+            self.write(w("term.over_commands"))
+            return
         if state.is_over:
             self.write(w("over.won" if state.status == "won" else "over.lost"))
             breakdown = state.score_breakdown()
@@ -275,7 +279,8 @@ class PlainGame:
             self.write(self.words(f"error.{error.reason}"))
             return True
         if changed:
-            self.write(self.words("term.changed_elsewhere"))
+            closed = self.kept.closed  # midnight ended the day of this dungeon
+            self.write(self.words("error.daily_closed" if closed else "term.changed_elsewhere"))
             self.show()
         return changed
 
@@ -300,7 +305,7 @@ class PlainGame:
 
     def leave(self) -> None:
         self.write("")
-        if self.kept is not None and not self.kept.game.is_over and self.kept.game.moves:
+        if self.kept is not None and not self.kept.over and self.kept.game.moves:
             self.write(self.words("term.kept_on_leaving"))
         self.write(self.words("term.goodbye"))
 
@@ -332,7 +337,7 @@ class PlainGame:
         w = self.words
         assert self.kept is not None
         game = self.kept.game
-        if game.is_over:
+        if self.kept.over:
             self.write(w("term.over_commands"))
             return
         legal = game.legal_moves
@@ -368,8 +373,8 @@ class PlainGame:
         w = self.words
         assert self.kept is not None
         state = self.kept.state
-        if state.is_over:
-            self.write(w("error.hints_over"))
+        if self.kept.over:
+            self.write(w("error.daily_closed" if self.kept.closed else "error.hints_over"))
             return
         self.write(w("hint.thinking"))
         here = self.kept.position
@@ -399,7 +404,7 @@ class PlainGame:
         assert self.kept is not None
         game = self.kept.game
         if not game.is_over:
-            self.write(w("term.analyse_later"))
+            self.write(w("error.daily_closed" if self.kept.closed else "term.analyse_later"))
             return
         self.write(w("term.analysing"))
         shown = [time.monotonic()]

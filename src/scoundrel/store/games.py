@@ -17,11 +17,23 @@ import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Engine, and_, bindparam, false, func, insert, or_, select, update
+from sqlalchemy import (
+    Engine,
+    and_,
+    bindparam,
+    false,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -41,6 +53,10 @@ from scoundrel.core import (
 from .database import games, now, players, seats, settings
 
 MODES = ("random", "daily", "archive")
+#: How a game that is no longer in play ended: the core's results, and ``closed``, an attempt
+#: at the dungeon of the day that its day ended before it did (see :meth:`GameStore.play`).
+FINISHED = ("won", "lost")
+CLOSED = "closed"
 
 
 class _Own:
@@ -54,12 +70,14 @@ unranked (the archive)."""
 
 def _compare_and_set(*columns: str) -> Any:
     """The compare-and-set ``UPDATE`` of a game's ``columns``: it changes the row only if
-    the row still holds the moves, undo count and given help card that were read."""
+    the row is still in play, with the moves, undo count and given help card that were
+    read."""
     return (
         update(games)
         .where(
             and_(
                 games.c.id == bindparam("game_id"),
+                games.c.status == literal_column("'playing'"),  # written in, not bound
                 games.c.moves == bindparam("old_moves"),
                 games.c.undo_count == bindparam("old_undo_count"),
                 games.c.pending.is_not_distinct_from(bindparam("old_pending")),
@@ -201,6 +219,7 @@ _CURRENT = (
             games.c.player_id == bindparam("player_id"),
             games.c.status == "playing",
             games.c.invite.is_(None),
+            or_(games.c.mode != "daily", games.c.daily_date >= bindparam("today")),
         )
     )
     .order_by(games.c.updated_at.desc())
@@ -209,6 +228,10 @@ _CURRENT = (
 AT_A_TABLE = "this game is played at an online table, by turns: act through the table"
 STALE = "the game has moved on since this position was shown: reload it"
 CHANGED = "the game changed meanwhile (another tab?): reload it"
+DAY_OVER = (
+    "the day of this dungeon is over (at midnight): the attempt was closed as it stood, "
+    "unranked; a new game awaits"
+)
 NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
@@ -303,6 +326,20 @@ class StoredGame:
     def is_over(self) -> bool:
         return self.status != "playing"
 
+    @property
+    def closed(self) -> bool:
+        """An attempt at the dungeon of the day that its day ended before it did."""
+        return self.status == CLOSED
+
+    def past_day(self, today: _dt.date) -> bool:
+        """Whether this is an attempt in play at the dungeon of a day before ``today``: it
+        may not go on (see :meth:`GameStore.play`)."""
+        return (
+            self.mode == "daily"
+            and self.status == "playing"
+            and (self.daily_date or "") < today.isoformat()
+        )
+
     def revealed(self, today: _dt.date) -> bool:
         """Whether the record, with its deck, may be shown: once the game is over, and for
         the dungeon of the day only once the day is over (M2: nobody may learn the day's
@@ -376,8 +413,17 @@ def keep_newest(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -
 class GameStore:
     """Players, their games, their records and the daily leaderboard."""
 
-    def __init__(self, engine: Engine, daily_secret: str | None = None, cache: int = 2048) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        daily_secret: str | None = None,
+        cache: int = 2048,
+        today: Callable[[], _dt.date] | None = None,
+    ) -> None:
         self.engine = engine
+        self.today: Callable[[], _dt.date] = today or (lambda: now().date())
+        """The day it is, for the dungeon of the day: UTC by default (a server's day); the
+        terminal's is the local day; tests move it on."""
         # M2: the server mixes its own secret into the daily deal; one is made and kept in
         # the database the first time, so the day's dungeon survives restarts.
         self.daily_secret = daily_secret or self.setting("daily_secret", secrets.token_hex(16))
@@ -631,7 +677,7 @@ class GameStore:
                         games.c.player_id == player_id,
                         games.c.mode == "daily",
                         games.c.ruleset == ruleset,
-                        games.c.status != "playing",
+                        games.c.status.in_(FINISHED),
                     )
                 )
             ).all()
@@ -666,15 +712,30 @@ class GameStore:
                     )
                 )
             ).first()
-        return None if row is None else _row_to_game(row)
+        return None if row is None else self._dated(_row_to_game(row))
 
     def load(self, game_id: str) -> StoredGame:
-        """The game as the database has it now."""
+        """The game as the database has it now (an attempt at a day that is over: closed)."""
         with self.engine.connect() as connection:
             row = connection.execute(_LOAD, {"game_id": game_id}).first()
         if row is None:
             raise NotFound(f"there is no game {game_id!r}", reason="no_such_game")
-        return self._keep(_row_to_game(row))
+        return self._keep(self._dated(_row_to_game(row)))
+
+    def _dated(self, stored: StoredGame) -> StoredGame:
+        """``stored``, closed first if it is an attempt at the dungeon of a day that is
+        over: such an attempt never goes on (see :meth:`play`)."""
+        if stored.mode != "daily" or not stored.past_day(self.today()):
+            return stored
+        stamp = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(games)
+                .where(and_(games.c.id == stored.id, games.c.status == "playing"))
+                .values(status=CLOSED, updated_at=stamp, finished_at=stamp)
+            )
+            row = connection.execute(_LOAD, {"game_id": stored.id}).first()
+        return _row_to_game(row)
 
     def _keep(self, stored: StoredGame) -> StoredGame:
         with self._lock:
@@ -731,6 +792,7 @@ class GameStore:
         stored = self.owned(game_id, player_id, fresh=False)
         if stored.online and not seated:
             raise Conflict(AT_A_TABLE, reason="at_a_table")
+        self._still_today(stored)
         stored = self._as_seen(stored, after, undos)
         game_id = stored.id
         state = self.state(stored).apply(move)
@@ -757,6 +819,18 @@ class GameStore:
         )
         self._remember(game_id, moves, state)
         return self._keep(played), state
+
+    def _still_today(self, stored: StoredGame) -> None:
+        """Refuse to go on with an attempt at the dungeon of a day that is over (closing
+        it, if nobody has yet): whoever finished that day's dungeon may show its deck now,
+        and the leaderboard of a day ranks only what was played that day."""
+        if stored.mode != "daily":
+            return
+        if stored.closed or stored.past_day(self.today()):
+            with self._lock:
+                self._games.pop(stored.id, None)
+            self._dated(stored)
+            raise Conflict(DAY_OVER, reason="daily_closed")
 
     def _as_seen(self, stored: StoredGame, after: int | None, undos: int | None) -> StoredGame:
         """``stored`` if it is the position a player saw, ``after`` moves and ``undos``
@@ -826,7 +900,9 @@ class GameStore:
         """Count one more hint for the owner's game in play (Conflict once it is over).
         With ``after`` and ``undos`` (as for :meth:`play`) the hint is counted only if the
         game still stands where the player asked for it (else ``stale_position``)."""
-        stored = self._as_seen(self.owned(game_id, player_id, fresh=False), after, undos)
+        stored = self.owned(game_id, player_id, fresh=False)
+        self._still_today(stored)
+        stored = self._as_seen(stored, after, undos)
         where = [games.c.id == stored.id, games.c.status == "playing"]
         if after is not None:
             where.append(games.c.move_count == after)
@@ -838,6 +914,8 @@ class GameStore:
             )
         if result.rowcount != 1:
             fresh = self.load(game_id)
+            if fresh.closed:
+                raise Conflict(DAY_OVER, reason="daily_closed")
             if fresh.is_over:
                 raise Conflict("the game is over: no more hints", reason="hints_over")
             raise Conflict(STALE, reason="stale_position")
@@ -863,6 +941,8 @@ class GameStore:
         if self._run(statement, params) != 1:
             with self._lock:
                 self._games.pop(stored.id, None)
+            if stored.mode == "daily" and self.load(stored.id).closed:  # midnight, meanwhile
+                raise Conflict(DAY_OVER, reason="daily_closed")
             raise Conflict(CHANGED, reason="changed_meanwhile")
 
     # ------------------------------------------------------------------ records
@@ -870,7 +950,9 @@ class GameStore:
     def current(self, player_id: str) -> StoredGame | None:
         """The player's game in play that moved last, if any."""
         with self.engine.connect() as connection:
-            row = connection.execute(_CURRENT, {"player_id": player_id}).first()
+            row = connection.execute(
+                _CURRENT, {"player_id": player_id, "today": self.today().isoformat()}
+            ).first()
         return None if row is None else _row_to_game(row)
 
     def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:
@@ -883,7 +965,7 @@ class GameStore:
                 .order_by(games.c.created_at.desc())
                 .limit(limit)
             ).all()
-        return [_row_to_game(row) for row in rows]
+        return [self._dated(_row_to_game(row)) for row in rows]
 
     def stats(self, player_id: str) -> list[dict[str, Any]]:
         """Per mode and ruleset: games finished, wins, win rate, best score (also without
@@ -900,7 +982,11 @@ class GameStore:
                     games.c.hint_count,
                 )
                 .where(
-                    and_(_theirs(player_id), games.c.status != "playing", games.c.loaded == false())
+                    and_(
+                        _theirs(player_id),
+                        games.c.status.in_(FINISHED),
+                        games.c.loaded == false(),
+                    )
                 )
                 .order_by(games.c.finished_at)
             ).all()
@@ -971,7 +1057,7 @@ class GameStore:
                         games.c.daily_date == date,
                         games.c.ruleset == ruleset,
                         games.c.deck == deck,
-                        games.c.status != "playing",
+                        games.c.status.in_(FINISHED),
                     )
                 )
                 .order_by(games.c.score.desc(), games.c.finished_at)

@@ -12,7 +12,7 @@ import datetime as _dt
 import gc
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -28,7 +28,8 @@ from scoundrel import __version__
 from scoundrel.core import ALL_CARDS
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
 from scoundrel.store import Conflict, Forbidden, GameStore, StoredGame, connect, warm
-from scoundrel.store.games import AT_A_TABLE, STALE, seen
+from scoundrel.store.database import now
+from scoundrel.store.games import AT_A_TABLE, DAY_OVER, STALE, seen
 
 from .analysis import Analyses
 from .assets import Assets
@@ -84,9 +85,12 @@ def create_app(
     daily_per_address: int | None = None,
     cookie_secret: str | None = None,
     max_body: int = MAX_BODY,
+    clock: Callable[[], _dt.datetime] | None = None,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
-    data directory). ``today`` returns the server's date (for tests); ``analyses`` runs
+    data directory). ``clock`` returns the moment (UTC; for tests, default the system's
+    clock), or ``today`` only the server's date (for tests: the time of day stays the
+    system's); the day ends at midnight UTC. ``analyses`` runs
     the post-game analyses (default: two worker processes at most). ``redis_url`` carries
     live co-op updates between server processes; ``alone=False`` says other processes
     share the database (without Redis, their updates then reach tables by polling).
@@ -97,7 +101,14 @@ def create_app(
     ``SCOUNDREL_DAILY_PER_ADDRESS`` or 5; 0: no limit); ``cookie_secret`` signs players' ids
     (default ``SCOUNDREL_COOKIE_SECRET``, or one kept in the database); ``max_body`` is the
     largest request body in bytes."""
-    store = GameStore(connect(db_url), daily_secret=daily_secret)
+    if clock is None:
+        clock = moment_of(today) if today is not None else now
+    moment: Callable[[], _dt.datetime] = clock
+
+    def day() -> _dt.date:
+        return moment().date()
+
+    store = GameStore(connect(db_url), daily_secret=daily_secret, today=day)
     if limits is None:
         off = os.environ.get("SCOUNDREL_RATE_LIMITS", "").lower() in ("off", "0", "no")
         limits = Limits.unlimited() if off else Limits()
@@ -107,13 +118,17 @@ def create_app(
     )
     if daily_per_address is None:
         daily_per_address = int(os.environ.get("SCOUNDREL_DAILY_PER_ADDRESS") or 5)
-    gate = DailyGate(daily_per_address or None, identity.client_key, identity.rows.daily_attempts)
+    gate = DailyGate(
+        daily_per_address or None,
+        identity.client_key,
+        identity.rows.daily_attempts,
+        lambda: until_tomorrow(moment()),
+    )
     limit = limiter(buckets, known_player)
     assets = Assets(STATIC)
-    clock = today or (lambda: _dt.datetime.now(_dt.UTC).date())
     analysts = analyses or Analyses()
     hub = Hub(redis_url, alone=alone)
-    play = Play(store, identity, buckets, gate, clock)
+    play = Play(store, identity, buckets, gate, day)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -229,13 +244,13 @@ def create_app(
         owner = stored.player_id == me
         if not owner and not stored.is_over:
             store.owned(game_id, me)  # raises NotFound: a game in play is its owner's
-        if not owner and not stored.revealed(clock()):
+        if not owner and not stored.revealed(day()):
             raise Forbidden(
                 "another player's attempt at the dungeon of the day is shown once the day "
                 "is over, so that nobody can learn the dungeon from a finished attempt",
                 reason="daily_hidden",
             )
-        return game_view(stored, store.state(stored), owner, stored.revealed(clock()))
+        return game_view(stored, store.state(stored), owner, stored.revealed(day()))
 
     @app.post("/api/games/{game_id}/moves", dependencies=[limit("moves", "moves")])
     async def move(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
@@ -254,7 +269,7 @@ def create_app(
         if not stored.is_over:
             store.owned(game_id, me)  # somebody else's game in play: not found
             raise playing
-        if not stored.revealed(clock()):
+        if not stored.revealed(day()):
             raise today
         return stored
 
@@ -296,6 +311,8 @@ def create_app(
         ``after`` and ``undos`` name the position the page shows: a hint asked for on a
         position the game has left is refused (409 ``stale_position``), and not counted."""
         stored = store.owned(game_id, me)
+        if stored.closed:
+            raise Conflict(DAY_OVER, reason="daily_closed")
         if stored.is_over:
             raise Refused(409, "game_over", "the game is over: no more hints", "hints_over")
         if stored.online:
@@ -310,8 +327,9 @@ def create_app(
 
     def analysable(game_id: str, me: str) -> StoredGame:
         """A finished game whose analysis may be shown. The analysis names the cards of the
-        whole deal, so it follows the record's rule (see :func:`finished`)."""
-        return revealed(
+        whole deal, so it follows the record's rule (see :func:`finished`). An attempt
+        closed at midnight never ended: there is nothing to analyse."""
+        stored = revealed(
             game_id,
             me,
             Refused(409, "game_not_over", "a game is analysed once it is over"),
@@ -322,6 +340,9 @@ def create_app(
                 "shows its cards",
             ),
         )
+        if stored.closed:
+            raise Refused(409, "game_not_over", "a game is analysed once it is over")
+        return stored
 
     @app.post("/api/games/{game_id}/analysis", dependencies=[limit("analyses", "analyses")])
     async def start_analysis(game_id: str, me: Player, response: Response) -> dict[str, Any]:
@@ -391,21 +412,23 @@ def create_app(
         ruleset: Literal["solo", "coop"] = "solo",
         date: Annotated[str | None, Query(max_length=10)] = None,
     ) -> dict[str, Any]:
-        day = date_of(date) if date else clock()
-        mine = store.daily_attempt(me, day.isoformat(), ruleset)
+        now_ = moment()
+        today_ = now_.date()
+        shown = date_of(date) if date else today_
+        mine = store.daily_attempt(me, shown.isoformat(), ruleset)
         return {
-            "date": day.isoformat(),
-            "today": clock().isoformat(),
-            "next_in": until_tomorrow(),
-            "streak": store.daily_streak(me, ruleset, clock()),
+            "date": shown.isoformat(),
+            "today": today_.isoformat(),
+            "next_in": until_tomorrow(now_),
+            "streak": store.daily_streak(me, ruleset, today_),
             "ruleset": ruleset,
-            "leaderboard": store.leaderboard(day.isoformat(), ruleset, viewer=me),
+            "leaderboard": store.leaderboard(shown.isoformat(), ruleset, viewer=me),
             "yours": None
             if mine is None
             else {"id": mine.id, "status": mine.status, "score": mine.score},
         }
 
-    app.state.tables = add_table_routes(app, store, hub, player, identity.socket_player, clock)
+    app.state.tables = add_table_routes(app, store, hub, player, identity.socket_player, day)
 
     @app.get("/api/examples")
     async def examples() -> dict[str, Any]:
@@ -418,6 +441,15 @@ def create_app(
         return {"ok": True, "games": store.count_games(), "live": hub.live}
 
     return app
+
+
+def moment_of(today: Callable[[], _dt.date]) -> Callable[[], _dt.datetime]:
+    """A clock whose day is ``today``'s and whose time of day is the system's."""
+
+    def moment() -> _dt.datetime:
+        return _dt.datetime.combine(today(), now().timetz())
+
+    return moment
 
 
 def app_from_environment() -> FastAPI:

@@ -181,10 +181,12 @@ class DailyGate:
         per_address: int | None,
         key: Callable[[str], str],
         attempts: Callable[[str, str, str], int],
+        until_tomorrow: Callable[[], int],
     ) -> None:
         self.per_address = per_address
         self.key = key
         self.attempts = attempts
+        self.until_tomorrow = until_tomorrow
 
     def admit(self, address: str | None, date: str, ruleset: str) -> str | None:
         """The hash to keep with a new attempt at the dungeon of ``date``; raises
@@ -199,7 +201,7 @@ class DailyGate:
                 f"{self.per_address} attempts at this {ruleset} dungeon of the day have been "
                 "made from your network today, which is as many as one address may make: "
                 "a random dungeon is still open to you",
-                until_tomorrow(),
+                self.until_tomorrow(),
                 {"count": self.per_address},
             )
         return client
@@ -223,9 +225,10 @@ def limiter(buckets: Buckets, who: Any) -> Callable[[str, str], Any]:
     return limit
 
 
-def until_tomorrow() -> int:
-    """Whole seconds until the next day (UTC), when a new dungeon of the day is dealt."""
-    moment = _dt.datetime.now(_dt.UTC)
+def until_tomorrow(moment: _dt.datetime) -> int:
+    """Whole seconds from ``moment`` until the next day (UTC), when a new dungeon of the
+    day is dealt (and the attempts at the day's are closed)."""
+    moment = moment.astimezone(_dt.UTC)
     midnight = _dt.datetime.combine(moment.date() + _dt.timedelta(days=1), _dt.time(), _dt.UTC)
     return max(1, int((midnight - moment).total_seconds()))
 

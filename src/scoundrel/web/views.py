@@ -185,6 +185,10 @@ def game_view(
         **position_view(state),
     }
     view["record"] = None
+    if stored.closed:  # its day ended before it did: nothing more to play, no score
+        view.update(status=stored.status, score=None, score_breakdown=None, legal=[], blocked={})
+        view["record"] = stored.record.to_dict() if revealed else None
+        return view
     if state.is_over:  # whoever may see the finished game may see its run
         record = stored.record
         if revealed:

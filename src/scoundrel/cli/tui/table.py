@@ -389,12 +389,16 @@ class TableScreen(Page):
         if self.message is not None:
             lines.append_text(self.message)
             lines.append("\n")
-        if state.is_over:
-            lines.append_text(self.outcome_text())
+        if self.kept.over:
+            if self.kept.closed:  # its day ended before it did: no result, no analysis
+                lines.append_text(Text(w("over.closed"), style="bold"))
+            else:
+                lines.append_text(self.outcome_text())
             put(prompt, lines)
+            analyse = [Option(Text(f"[A] {w('analysis.start')}"), id="analyse")]
             actions.offer(
                 [
-                    Option(Text(f"[A] {w('analysis.start')}"), id="analyse"),
+                    *(analyse if state.is_over else []),
                     Option(Text(f"[N] {w('setup.title')}"), id="new"),
                     Option(Text(f"[E] {w('term.export')}"), id="export"),
                     Option(Text(f"[S] {w('nav.records')}"), id="records"),
@@ -489,8 +493,8 @@ class TableScreen(Page):
         state = self.kept.state
         seen = state.observation(state.leader)
         keys: list[str] = []
-        if state.is_over:
-            keys += ["A", "N", "E"]
+        if self.kept.over:
+            keys += ["A", "N", "E"] if state.is_over else ["N", "E"]
         elif self.chosen is None:
             keys.append("1" if len(seen.room) == 1 else f"1-{len(seen.room)}")
             if seen.can_flee:
@@ -526,7 +530,7 @@ class TableScreen(Page):
         except StoreError:  # the store is busy a moment: look again next time
             return
         if changed:
-            self.moved_on("term.changed_elsewhere")
+            self.moved_on("error.daily_closed" if self.kept.closed else "term.changed_elsewhere")
 
     def moved_on(self, key: str = "term.changed_elsewhere") -> None:
         """The game is not where this window showed it: show it as it stands, and say so."""
@@ -542,6 +546,9 @@ class TableScreen(Page):
                 self.kept.refresh()
             self.moved_on()
             return
+        if error.reason == "daily_closed":
+            with contextlib.suppress(StoreError):
+                self.kept.refresh()
         self.say(self.words(f"error.{error.reason}"))
 
     # ------------------------------------------------------------------ moves
@@ -692,8 +699,8 @@ class TableScreen(Page):
     # ------------------------------------------------------------------ hints
 
     def action_hint(self) -> None:
-        if self.kept.state.is_over:
-            self.say(self.words("error.hints_over"))
+        if self.kept.over:
+            self.say(self.words("error.daily_closed" if self.kept.closed else "error.hints_over"))
             return
         here = self.kept.position
         if self.thinking_at == here or self.advised_at == here:

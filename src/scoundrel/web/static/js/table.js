@@ -832,7 +832,9 @@ function scoreLines() {
 function gameOver() {
   const won = game.status === "won";
   const box = el("section", { class: `over ${game.status}`, tabindex: "-1", "aria-labelledby": "over-title" });
-  box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
+  if (game.status === "closed") { // its day ended before it did: no score, never ranked
+    box.append(el("h2", { id: "over-title", text: t("over.closed") }), el("p", { class: "note", text: t("over.closed_note") }));
+  } else box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
     game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: game.run && game.mode === "daily" ? "again" : "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
@@ -852,7 +854,7 @@ function gameOver() {
     box.append(el("p", { class: "note", text: t("over.daily_hidden") }));
   }
   box.append(buttons);
-  if (game.record) box.append(analysisPanel());
+  if (game.record && game.status !== "closed") box.append(analysisPanel()); // a closed attempt never ended
   if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
 }
