@@ -375,3 +375,91 @@ def test_the_served_daily_closes_at_midnight_on_the_process_s_own_clock(tmp_path
     finally:
         player.close()
         server.stop()
+
+
+def live_workers(server: Server, workers: int) -> set[int]:
+    """The worker processes found live by /api/health asked on new connections (each is
+    handed to whichever worker accepts it); all ``workers`` of them, or an error."""
+    seen: dict[int, bool] = {}
+    for _ in range(200):
+        answer = httpx.get(f"{server.base}/api/health", timeout=2).json()
+        seen[answer["process"]] = answer["live"]
+        if len(seen) == workers:
+            break
+    assert len(seen) == workers, f"only workers {sorted(seen)} answered"
+    return {process for process, live in seen.items() if live}
+
+
+class Partners:
+    """Two players at a table, each following it on a socket; a new table whenever the
+    last one ends (a bad deal can kill the heroes in a few moves)."""
+
+    def __init__(self, players: dict[int, Player]) -> None:
+        self.players = players
+        self.view: dict[str, Any] = {"status": "over"}
+        self.sockets: dict[int, Any] = {}
+
+    def close(self) -> None:
+        for socket in self.sockets.values():
+            socket.close()
+        self.sockets = {}
+
+    def move(self) -> tuple[dict[str, Any], float]:
+        """One move by whoever is to act: what the partner's socket pushed, and how long
+        after the move was sent."""
+        if self.view["status"] != "playing":
+            self.close()
+            self.view = table_for_two(self.players[1], self.players[2])
+            self.sockets = {hero: self.players[hero].socket(self.view["id"]) for hero in (1, 2)}
+            for socket in self.sockets.values():
+                next_view(socket, 10)
+        mover = self.view["to_act"]
+        started = time.monotonic()
+        self.view = act(self.players, self.view)
+        pushed = next_view(self.sockets[3 - mover], 10, moves=len(self.view["moves"]))
+        assert pushed["game"]["moves"] == self.view["moves"]
+        return pushed, time.monotonic() - started
+
+
+def test_live_co_op_across_workers_heals_after_redis_and_postgres_restart(
+    tmp_path: Path,
+) -> None:
+    """Two workers on a private PostgreSQL with a private Redis; partners play a table
+    through whichever worker their connections reach. Redis is killed: moves go on and the
+    partner's screen follows by polling. Redis is back: within 5 s every worker is live
+    again and updates are pushed again (``live``). The same after PostgreSQL restarts. The
+    partner's update times are printed (run with -s), never asserted."""
+    cluster = PostgresCluster().create()
+    redis = Redis().start()
+    server = Server(cluster.url, redis=redis.url, workers=2).start()
+    one, two = Player(server), Player(server)
+    partners = Partners({1: one, 2: two})
+    times: dict[str, list[float]] = {}
+
+    def phase(name: str, live: bool | None, moves: int = 3) -> None:
+        for _ in range(moves):
+            pushed, took = partners.move()
+            if live is not None:
+                assert pushed["live"] is live, name
+            times.setdefault(name, []).append(took)
+
+    try:
+        wait_for(lambda: len(live_workers(server, 2)) == 2, 10, "both workers live")
+        phase("before", True)
+        redis.stop()
+        phase("redis down", None)  # polled: the view comes within a second or so
+        redis.start()
+        wait_for(lambda: len(live_workers(server, 2)) == 2, 5, "both workers live again")
+        phase("redis back", True)
+        cluster.restart()
+        wait_for(lambda: len(live_workers(server, 2)) == 2, 5, "both workers after PG")
+        phase("postgres back", True)
+    finally:
+        for name, taken in times.items():
+            print(f"{name}: the partner saw each move in {[round(t * 1000) for t in taken]} ms")
+        partners.close()
+        one.close()
+        two.close()
+        server.kill()
+        redis.stop()
+        cluster.drop()

@@ -437,8 +437,9 @@ def create_app(
 
     @app.get("/api/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
-        # live: whether table updates reach every server process (Redis up, or alone)
-        return {"ok": True, "games": store.count_games(), "live": hub.live}
+        # live: whether table updates reach every server process (Redis up, or alone);
+        # process: which worker answered (an operator's check that each one is live)
+        return {"ok": True, "games": store.count_games(), "live": hub.live, "process": os.getpid()}
 
     return app
 

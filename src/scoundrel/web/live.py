@@ -41,6 +41,9 @@ class Hub:
         self._redis: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
+        self._broken = False
+        """A publish failed: the listener drops its connection, connects again and says
+        when events flow (the listener alone decides that this process is live)."""
 
     @property
     def live(self) -> bool:
@@ -57,9 +60,17 @@ class Hub:
         if self.redis_url is None or self._listener is not None:
             return
         from redis import asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self._redis = aioredis.from_url(
-            self.redis_url, socket_connect_timeout=1, socket_timeout=2, health_check_interval=5
+            self.redis_url,
+            socket_connect_timeout=1,
+            socket_timeout=2,
+            health_check_interval=5,
+            # a pooled connection from before a restart of Redis fails once: a new one is
+            # made and the command sent again, rather than the publish lost
+            retry=Retry(NoBackoff(), 1),
         )
         self._listener = asyncio.create_task(self._listen(), name="scoundrel-live")
 
@@ -88,12 +99,15 @@ class Hub:
         while True:
             pubsub = self._redis.pubsub()
             try:
+                self._broken = False
                 await pubsub.psubscribe(CHANNEL + "*")
                 self._connected.set()
                 delay = 0.2
                 log.info("live updates through Redis")
                 while True:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if self._broken:  # a publish failed: is Redis still there?
+                        raise ConnectionError("a publish to Redis failed")
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
                     if message is None or message.get("type") != "pmessage":
                         continue
                     channel = message["channel"]
@@ -122,6 +136,7 @@ class Hub:
             except Exception as error:
                 log.warning("Redis publish failed (%s): tables fall back to polling", error)
                 self._connected.clear()
+                self._broken = True  # the listener connects again, and is live once it can
         self._deliver(game_id, event)
 
     def _deliver(self, game_id: str, event: dict[str, Any]) -> None:
