@@ -46,7 +46,8 @@ def app(db_url: str, clock: Clock) -> Iterator[FastAPI]:
     # no rate limits: these tests play far faster than people (test_integrity.py has them)
     application = create_app(db_url, today=clock, limits=Limits.unlimited())
     yield application
-    application.state.analyses.close()  # no analysis process outlives its test
+    application.state.analyses.close()  # no analysis or hint process outlives its test
+    application.state.hints.close()
 
 
 @pytest.fixture

@@ -52,8 +52,13 @@ class Server:
         workers: int = 1,
         port: int | None = None,
         prefix: tuple[str, ...] = (),
+        options: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.prefix = prefix
+        self.options = options
+        """More options of ``scoundrel serve`` (``--proxy``)."""
+        self.env = env or {}
         """What the command runs under (``faketime -f …``: a clock of the test's choosing)."""
         self.db = db
         self.redis = redis
@@ -70,6 +75,7 @@ class Server:
         command += ["--db", self.db, "--workers", str(self.workers)]
         if self.redis:
             command += ["--redis", self.redis]
+        command += self.options
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.DEVNULL,
@@ -80,6 +86,7 @@ class Server:
                 **os.environ,
                 "SCOUNDREL_DAILY_SECRET": "reliability",
                 "SCOUNDREL_RATE_LIMITS": "off",
+                **self.env,
             },
         )
         try:

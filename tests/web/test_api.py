@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import random
 import re
 import time
@@ -1033,7 +1034,8 @@ def test_worked_examples(client: TestClient) -> None:
 
 def test_health(client: TestClient) -> None:
     new_game(client)
-    assert client.get("/api/health").json() == {"ok": True, "games": 1, "live": True}
+    health = client.get("/api/health").json()
+    assert health == {"ok": True, "games": 1, "live": True, "process": os.getpid()}
 
 
 # ---------------------------------------------------------------------- no input makes a 500
@@ -1909,18 +1911,41 @@ def test_a_hint_whose_game_moved_on_while_the_bot_thought_is_not_counted(
     """Issue 34 (one state for every window): another tab plays while the searching bot
     weighs the position: the hint is for a position the game has left, so it is refused
     (409 ``stale_position``) and not counted, and the other tab's move stays."""
-    import scoundrel.web.app as app_module
-
     dealt(SAFE_DEAL)
     view = new_game(client)
     store = app.state.store
     owner = store.load(view["id"]).player_id
 
-    def another_tab_plays(state: State) -> View:
+    async def another_tab_plays(*asked: object) -> View:
         store.play(view["id"], owner, healthiest(view), after=0, undos=0)
         return {}
 
-    monkeypatch.setattr(app_module, "hint_view", another_tab_plays)
+    monkeypatch.setattr(app.state.hints, "ask", another_tab_plays)
     check_stale(client.get(f"/api/games/{view['id']}/hint", params=seen(view)))
     now = get_game(client, view["id"])
     assert (now["moves"], now["hint_count"]) == ([healthiest(view)], 0)
+
+
+def test_only_the_game_s_files_and_one_documentation_page_are_served(client: TestClient) -> None:
+    """Issue 35: the page's template was served raw at /static/page.html, and /redoc was a
+    blank page under the server's content policy."""
+    assert client.get("/static/page.html").status_code == 404
+    assert client.get("/redoc").status_code == 404
+    assert client.get("/api/docs").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PUT", "/api/games/AAAA/analysis", "DELETE, GET, POST"),
+        ("DELETE", "/api/games/AAAA", "GET"),
+        ("GET", "/api/games/AAAA/moves", "POST"),
+    ],
+)
+def test_a_method_not_allowed_names_every_method_that_is(
+    client: TestClient, method: str, path: str, allowed: str
+) -> None:
+    response = client.request(method, path)
+    assert response.status_code == 405, response.text
+    assert response.headers["allow"] == allowed
+    assert f"(only {allowed})" in response.json()["error"]["message"]

@@ -44,6 +44,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     with running(app) as base:
         yield base, game.id
     app.state.analyses.close()
+    app.state.hints.close()
 
 
 class Watched:

@@ -110,6 +110,7 @@ def make_app(db_url: str, clock: Any) -> Iterator[Callable[..., FastAPI]]:
     yield make
     for application in made:
         application.state.analyses.close()
+        application.state.hints.close()
 
 
 @pytest.fixture
@@ -692,7 +693,8 @@ def test_new_games_hints_and_analyses_are_limited(
 
 def test_an_address_is_limited_across_its_players(make_app: Callable[..., FastAPI]) -> None:
     """Fresh cookies do not escape the limit: one address has a bucket too (here twice a
-    player's), while another address is not held back; loopback has none."""
+    player's), while another address is not held back. Loopback is an address like any
+    other, unless the server is behind a proxy (then it is the proxy: no bucket)."""
     limits = replace(Limits.unlimited(), new_games=Rate(2, 0.001), address_factor=2)
     app = make_app(limits=limits)
     statuses = []
@@ -705,9 +707,15 @@ def test_an_address_is_limited_across_its_players(make_app: Callable[..., FastAP
         assert "from your network" in error_of(response, 429, "rate_limited")
     with TestClient(app, client=("198.51.100.4", 4000)) as elsewhere:
         assert elsewhere.post("/api/games", json={}).status_code == 201
+    local = []
     for _ in range(6):
-        with TestClient(app, client=("127.0.0.1", 4000)) as local:
-            assert local.post("/api/games", json={}).status_code == 201
+        with TestClient(app, client=("127.0.0.1", 4000)) as fresh:
+            local.append(fresh.post("/api/games", json={}).status_code)
+    assert local == [201, 201, 201, 201, 429, 429]
+    proxied = make_app(limits=limits, behind_proxy=True)
+    for _ in range(6):
+        with TestClient(proxied, client=("127.0.0.1", 4000)) as fresh:
+            assert fresh.post("/api/games", json={}).status_code == 201
 
 
 def test_the_default_limits_let_a_fast_human_play(

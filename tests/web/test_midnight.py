@@ -51,6 +51,7 @@ def app(db_url: str, moment: Moment) -> Iterator[FastAPI]:
     )
     yield application
     application.state.analyses.close()
+    application.state.hints.close()
 
 
 def new_game(client: TestClient, **body: Any) -> View:

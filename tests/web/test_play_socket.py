@@ -207,6 +207,7 @@ def test_rate_limits_apply_as_over_http(db_url: str, clock: Clock) -> None:
             assert client.get(f"/api/games/{game['id']}").json()["moves"] == before
     finally:
         app.state.analyses.close()
+        app.state.hints.close()
 
 
 def test_a_flood_of_messages_closes_the_socket(client: TestClient) -> None:

@@ -463,3 +463,27 @@ def test_live_co_op_across_workers_heals_after_redis_and_postgres_restart(
         server.kill()
         redis.stop()
         cluster.drop()
+
+
+@pytest.mark.parametrize("proxy", [False, True])
+def test_forwarded_addresses_are_trusted_only_behind_a_proxy(tmp_path: Path, proxy: bool) -> None:
+    """One scored daily attempt per address (SCOUNDREL_DAILY_PER_ADDRESS=1). Two players
+    on this machine whose requests name different clients in X-Forwarded-For: with
+    ``--proxy`` they are two addresses, each with its attempt; without it the header is
+    not believed and they are one address (loopback), so the second is refused."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'proxy.sqlite3'}",
+        options=("--proxy",) if proxy else (),
+        env={"SCOUNDREL_DAILY_PER_ADDRESS": "1"},
+    ).start()
+    try:
+        answers = []
+        for client in ("203.0.113.7", "198.51.100.9"):
+            with httpx.Client(base_url=server.base, timeout=10) as player:
+                headers = {"X-Forwarded-For": client}
+                player.get("/api/games/current", headers=headers)
+                answers.append(player.post("/api/games", json={"mode": "daily"}, headers=headers))
+        statuses = [answer.status_code for answer in answers]
+        assert statuses == ([201, 201] if proxy else [201, 429]), [a.text for a in answers]
+    finally:
+        server.stop()

@@ -594,11 +594,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 "--redis needs the redis package: pip install 'scoundrel[scale]'"
             ) from None
     url = args.db or default_url()
+    # a client's address is the connection's, unless a proxy the operator names forwards it
+    options = {
+        **UVICORN_OPTIONS,
+        "proxy_headers": args.proxy,
+        "forwarded_allow_ips": args.forwarded_allow_ips if args.proxy else None,
+    }
     sock = listen(args.host, args.port)
     secret = os.environ.get("SCOUNDREL_DAILY_SECRET") or None
     try:
         if args.workers == 1:
-            app = create_app(url, daily_secret=secret, redis_url=args.redis)  # migrates
+            app = create_app(  # migrates
+                url, daily_secret=secret, redis_url=args.redis, behind_proxy=args.proxy
+            )
         else:
             connect(url).dispose()  # create or migrate the schema once, before the workers
             app = None
@@ -616,17 +624,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print("Press Ctrl+C to stop.", flush=True)
     if app is not None:
         settle_collector()
-        config = uvicorn.Config(app, **UVICORN_OPTIONS)
+        config = uvicorn.Config(app, **options)
         uvicorn.Server(config).run(sockets=[sock])
         return 0
     # Several workers: each builds the app from these settings (app_from_environment).
-    os.environ.update(SCOUNDREL_DB=url, SCOUNDREL_REDIS=args.redis or "", SCOUNDREL_ALONE="0")
+    os.environ.update(
+        SCOUNDREL_DB=url,
+        SCOUNDREL_REDIS=args.redis or "",
+        SCOUNDREL_ALONE="0",
+        SCOUNDREL_PROXY="1" if args.proxy else "0",
+    )
     uvicorn.run(
         "scoundrel.web.app:app_from_environment",
         factory=True,
         fd=sock.fileno(),
         workers=args.workers,
-        **UVICORN_OPTIONS,
+        **options,
     )
     return 0
 
@@ -700,6 +713,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--redis",
         metavar="URL",
         help="Redis URL (redis://host:6379/0) carrying live co-op updates between processes",
+    )
+    serve.add_argument(
+        "--proxy",
+        action="store_true",
+        help="behind a reverse proxy: take each client's address from X-Forwarded-For sent "
+        "by --forwarded-allow-ips (without it loopback is one client like any other)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default="127.0.0.1",
+        help="with --proxy: the proxies' addresses, comma-separated ('*': any) (127.0.0.1)",
     )
     serve.set_defaults(func=cmd_serve)
 

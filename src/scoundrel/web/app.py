@@ -37,6 +37,7 @@ from .coop import add_table_routes
 from .errors import Refused, install_refusals
 from .examples import examples_view
 from .guard import MAX_BODY, BodyLimit, SecurityHeaders, install_errors, known_game_id
+from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
 from .limits import (
@@ -49,7 +50,7 @@ from .limits import (
 )
 from .live import Hub
 from .play import MOST_MOVES, MoveIn, NewGame, Play, PlaySocket, Seen, date_of
-from .views import game_view, hint_view, replay_view
+from .views import game_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
@@ -86,12 +87,15 @@ def create_app(
     cookie_secret: str | None = None,
     max_body: int = MAX_BODY,
     clock: Callable[[], _dt.datetime] | None = None,
+    hints: Hints | None = None,
+    behind_proxy: bool | None = None,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
     data directory). ``clock`` returns the moment (UTC; for tests, default the system's
     clock), or ``today`` only the server's date (for tests: the time of day stays the
     system's); the day ends at midnight UTC. ``analyses`` runs
-    the post-game analyses (default: two worker processes at most). ``redis_url`` carries
+    the post-game analyses (default: two worker processes at most), ``hints`` the hints
+    (default: one worker process, see :mod:`.hints`). ``redis_url`` carries
     live co-op updates between server processes; ``alone=False`` says other processes
     share the database (without Redis, their updates then reach tables by polling).
 
@@ -100,7 +104,9 @@ def create_app(
     ``daily_per_address`` the scored daily attempts per client address and day (default
     ``SCOUNDREL_DAILY_PER_ADDRESS`` or 5; 0: no limit); ``cookie_secret`` signs players' ids
     (default ``SCOUNDREL_COOKIE_SECRET``, or one kept in the database); ``max_body`` is the
-    largest request body in bytes."""
+    largest request body in bytes. ``behind_proxy`` (default ``SCOUNDREL_PROXY=1``) says
+    that requests from loopback come through a reverse proxy that names the client (see
+    :mod:`.limits`): without it, loopback is one address like any other."""
     if clock is None:
         clock = moment_of(today) if today is not None else now
     moment: Callable[[], _dt.datetime] = clock
@@ -112,13 +118,16 @@ def create_app(
     if limits is None:
         off = os.environ.get("SCOUNDREL_RATE_LIMITS", "").lower() in ("off", "0", "no")
         limits = Limits.unlimited() if off else Limits()
-    buckets = Buckets(limits)
+    if behind_proxy is None:
+        behind_proxy = os.environ.get("SCOUNDREL_PROXY", "") == "1"
+    buckets = Buckets(limits, loopback_exempt=behind_proxy)
     identity = Identity(
         store, cookie_secret or os.environ.get("SCOUNDREL_COOKIE_SECRET") or None, buckets
     )
     if daily_per_address is None:
         daily_per_address = int(os.environ.get("SCOUNDREL_DAILY_PER_ADDRESS") or 5)
     gate = DailyGate(
+        behind_proxy,
         daily_per_address or None,
         identity.client_key,
         identity.rows.daily_attempts,
@@ -127,6 +136,7 @@ def create_app(
     limit = limiter(buckets, known_player)
     assets = Assets(STATIC)
     analysts = analyses or Analyses()
+    hinting = hints or Hints()
     hub = Hub(redis_url, alone=alone)
     play = Play(store, identity, buckets, gate, day)
 
@@ -137,11 +147,13 @@ def create_app(
         yield
         await hub.close()
         await run_in_threadpool(analysts.close)
+        await run_in_threadpool(hinting.close)
 
     app = FastAPI(
         title="Scoundrel",
         version=__version__,
         docs_url="/api/docs",
+        redoc_url=None,  # one documentation page, the one the content policy allows
         lifespan=lifespan,
         dependencies=[Depends(known_game_id)],
     )
@@ -150,6 +162,7 @@ def create_app(
     app.state.buckets = buckets
     app.state.limit = limit  # limit(kind, what): a rate-limit dependency for any route
     app.state.analyses = analysts
+    app.state.hints = hinting
     app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=600)
     app.add_middleware(BodyLimit, limit=max_body)
@@ -157,7 +170,8 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(PlaySocket, play=play)  # the game socket, before the rest
     assets.mount(app)
-    shell = Template((STATIC / "page.html").read_text("utf-8"))
+    # the page's template lives beside the static tree, not in it: never served raw
+    shell = Template((STATIC.parent / "page.html").read_text("utf-8"))
 
     # ------------------------------------------------------------------ errors
 
@@ -304,6 +318,7 @@ def create_app(
     async def get_hint(
         game_id: str,
         me: Player,
+        request: Request,
         after: Annotated[int | None, Query(ge=0, le=MOST_MOVES)] = None,
         undos: Annotated[int | None, Query(ge=0, le=MOST_MOVES)] = None,
     ) -> dict[str, Any]:
@@ -319,7 +334,8 @@ def create_app(
             raise Refused(409, "online_table", AT_A_TABLE, "at_a_table")
         if not seen(stored, after, undos):
             raise Conflict(STALE, reason="stale_position")
-        advice = await run_in_threadpool(hint_view, store.state(stored))
+        state = store.state(stored)
+        advice = await hinting.ask(me, state.observation(state.leader), request.is_disconnected)
         counted = store.count_hint(game_id, me, after=len(stored.moves), undos=stored.undo_count)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}
 
@@ -428,7 +444,9 @@ def create_app(
             else {"id": mine.id, "status": mine.status, "score": mine.score},
         }
 
-    app.state.tables = add_table_routes(app, store, hub, player, identity.socket_player, day)
+    app.state.tables = add_table_routes(
+        app, store, hub, player, identity.socket_player, day, hinting
+    )
 
     @app.get("/api/examples")
     async def examples() -> dict[str, Any]:

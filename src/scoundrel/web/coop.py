@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import orjson
-from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -31,9 +31,10 @@ from scoundrel.store.tables import Tables
 
 from .errors import refusal, request_id
 from .guard import foreign
+from .hints import Hints
 from .limits import Buckets, Flood, client_address
 from .live import Hub
-from .views import game_view, hint_view
+from .views import game_view
 
 #: What a seat may point at or select: a card, by its code (N1).
 CARD_CODES = frozenset(card.code for card in ALL_CARDS)
@@ -110,6 +111,7 @@ def add_table_routes(
     player: Any,
     identify: Callable[[WebSocket], str | None],
     clock: Callable[[], _dt.date],
+    hints: Hints,
 ) -> Tables:
     """Add the online co-op endpoints to ``app``. ``player`` is the dependency that names
     the player behind a request; ``identify`` does the same for a WebSocket (None for a
@@ -171,7 +173,9 @@ def add_table_routes(
         return view_for(game_id, me, played)
 
     @app.get("/api/tables/{game_id}/hint", dependencies=[limit("hints", "hints")])
-    async def table_hint(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
+    async def table_hint(
+        game_id: str, request: Request, me: str = Depends(player)
+    ) -> dict[str, Any]:
         """The fair bot's advice for the leader, counted like a hint in a game at one table."""
         stored = tables.table(game_id)
         state = store.state(stored)
@@ -179,7 +183,7 @@ def add_table_routes(
             raise Forbidden(
                 "hints are for the leader, when it is their turn", reason="hints_for_leader"
             )
-        advice = await run_in_threadpool(hint_view, state)
+        advice = await hints.ask(me, state.observation(state.leader), request.is_disconnected)
         counted = store.count_hint(game_id, stored.player_id)
         await changed(game_id)
         return {**advice, "after": len(stored.moves), "hint_count": counted.hint_count}

@@ -57,7 +57,8 @@ def answer(problem: Exception) -> Answer | None:
     """The refusal for ``problem``, or None if it is not one the API expects (a fault)."""
     if isinstance(problem, RateLimited):
         wait = None if problem.retry_after is None else {"retry-after": str(problem.retry_after)}
-        return 429, error_body(problem.code, problem.message, params=problem.params), wait
+        body = error_body(problem.code, problem.message, params=problem.params)
+        return problem.status, body, wait
     if isinstance(problem, StoreError):
         body = error_body(
             problem.code,

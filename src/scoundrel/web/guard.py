@@ -313,10 +313,13 @@ def install_errors(app: FastAPI) -> None:
         if status == 404:
             message = "there is nothing at this address of the API"
         elif status == 405:
-            allowed = (problem.headers or {}).get("allow") or (problem.headers or {}).get("Allow")
+            allowed = allowed_methods(request)
+            headers = {**(problem.headers or {}), "Allow": allowed}
+            headers.pop("allow", None)
             message = f"{excerpt(request.method, 10)} is not allowed here" + (
                 f" (only {allowed})" if allowed else ""
             )
+            return error(status, code, message, headers=headers)
         elif status == 400 and "parsing the body" in str(problem.detail):
             code, message = "invalid_json", "the request body could not be read as JSON"
         else:
@@ -333,6 +336,17 @@ def install_errors(app: FastAPI) -> None:
         )
         response.raw_headers.extend(security_headers(request.scope))  # outside the middleware
         return response
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route of this address answers (Starlette's 405 names only the
+    first route's: ``/api/games/{id}/analysis`` has three)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        pattern = getattr(route, "path_regex", None)
+        if pattern is not None and pattern.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def foreign(websocket: HTTPConnection) -> bool:

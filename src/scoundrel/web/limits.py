@@ -5,9 +5,11 @@ takes one token, and a request that finds none is refused (429, with Retry-After
 nothing, so a flood from one player does not drain the bucket of the address that player
 shares with others. An address bucket is ``address_factor`` times larger than a player's
 (a school or a café is many players behind one address); a limit with no player (players
-made, per address) is as given. Loopback addresses have no address
-bucket: that is this machine, or a proxy that does not say whom it speaks for, and so many
-players at once.
+made, per address) is as given. A loopback address is an address like any other, unless
+the operator says the server is behind a reverse proxy (``scoundrel serve --proxy``): the
+proxy then names each client (``X-Forwarded-For``), and a request from loopback without a
+name is the proxy itself, or this machine, so many players at once: it has no address
+bucket.
 
 The limits are per process, in memory: a restart forgets them, and each worker of a server
 with several keeps its own.
@@ -82,11 +84,18 @@ class RateLimited(Exception):
     """A request refused by a limit (429); ``retry_after`` is in whole seconds."""
 
     code = "rate_limited"
+    status = 429
 
     def __init__(
-        self, message: str, retry_after: int | None = None, params: dict[str, Any] | None = None
+        self,
+        message: str,
+        retry_after: int | None = None,
+        params: dict[str, Any] | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(message)
+        if code is not None:
+            self.code = code
         self.message = message
         self.retry_after = retry_after
         self.params = params or {}
@@ -104,9 +113,15 @@ class Buckets:
     (a forgotten bucket is a full one: forgetting only ever forgives)."""
 
     def __init__(
-        self, limits: Limits, size: int = 200_000, clock: Callable[[], float] = time.monotonic
+        self,
+        limits: Limits,
+        size: int = 200_000,
+        clock: Callable[[], float] = time.monotonic,
+        loopback_exempt: bool = False,
     ) -> None:
         self.limits = limits
+        self.loopback_exempt = loopback_exempt
+        """Behind a proxy: loopback addresses have no bucket (see the module's note)."""
         self._size = size
         self._clock = clock
         self._lock = threading.Lock()
@@ -121,7 +136,7 @@ class Buckets:
         wanted: list[tuple[tuple[str, str], Rate, bool]] = []
         if player is not None:
             wanted.append(((kind, "p:" + player), rate, False))
-        if address is not None and not is_loopback(address):
+        if address is not None and not (self.loopback_exempt and is_loopback(address)):
             if player is not None:  # an address is many players: a bigger bucket
                 factor = self.limits.address_factor
                 rate = Rate(rate.burst * factor, rate.per_second * factor)
@@ -173,16 +188,18 @@ class Flood:
 
 class DailyGate:
     """At most ``per_address`` scored attempts at each dungeon of the day from one client
-    address (``None``: no limit; loopback: no limit, see the module's note). The address is
-    kept only as ``key(address)``, a keyed hash."""
+    address (``None``: no limit; behind a proxy, loopback: no limit, see the module's note).
+    The address is kept only as ``key(address)``, a keyed hash."""
 
     def __init__(
         self,
+        loopback_exempt: bool,
         per_address: int | None,
         key: Callable[[str], str],
         attempts: Callable[[str, str, str], int],
         until_tomorrow: Callable[[], int],
     ) -> None:
+        self.loopback_exempt = loopback_exempt
         self.per_address = per_address
         self.key = key
         self.attempts = attempts
@@ -194,7 +211,7 @@ class DailyGate:
         if address is None:
             return None
         client = self.key(address)
-        if self.per_address is None or is_loopback(address):
+        if self.per_address is None or (self.loopback_exempt and is_loopback(address)):
             return client
         if self.attempts(client, date, ruleset) >= self.per_address:
             raise TooManyAttempts(

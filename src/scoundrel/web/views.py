@@ -15,7 +15,6 @@ from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, Record, Rule
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import move_for
 from scoundrel.core.observation import observe
-from scoundrel.solver import hint
 from scoundrel.store import StoredGame
 
 #: A card's code, or None for no card. (``list(map(_code, cards))`` rather than a list
@@ -195,9 +194,3 @@ def game_view(
             view["record"] = record.to_dict()
         view["run"] = run_view(record)
     return view
-
-
-def hint_view(state: State) -> dict[str, Any]:
-    """The fair bot's advice for the player in play: from what the leader sees, never from
-    the dungeon's order."""
-    return hint(state.observation(state.leader)).to_dict()
