@@ -174,6 +174,13 @@ def test_whole_solo_game_with_clicks_and_keys(browser: Any, server: str) -> None
     page.wait_for_selector(".replay-stage .board")
     page.click(".replay-controls .primary")
     assert "Move 1 of" in page.locator(".replay-caption").inner_text()
+    # an arrow key is one step, on the slider as anywhere else (it was two on the slider)
+    page.focus(".replay-controls input[type=range]")
+    page.keyboard.press("ArrowRight")
+    assert "Move 2 of" in page.locator(".replay-caption").inner_text()
+    page.click("h1")
+    page.keyboard.press("ArrowRight")
+    assert "Move 3 of" in page.locator(".replay-caption").inner_text()
     context.close()
 
 
@@ -545,7 +552,7 @@ def test_the_daily_is_shared_and_the_archive_is_next(browser: Any, server: str) 
     page.goto(server + "/daily")
     page.locator("main button.primary").click()
     page.wait_for_selector(".room-cards .card")
-    assert "2026-11-29" in page.locator(".game-head h1").inner_text()  # the day is shown
+    assert "November 29, 2026" in page.locator(".game-head h1").inner_text()  # the day
     _finish(page)
     final = watcher.views[-1]
     page.locator(".over button.share").click()
@@ -567,7 +574,7 @@ def test_the_daily_is_shared_and_the_archive_is_next(browser: Any, server: str) 
     page.locator(".archive button.primary").click()
     page.wait_for_selector(".room-cards .card")
     head = page.locator(".game-head h1").inner_text()
-    assert head == "Dungeon of 2026-11-28, from the archive (unranked)"
+    assert head == "Dungeon of November 28, 2026, from the archive (unranked)"
     _play_one(page, use_keys=False)
     assert page.locator("button.undo").is_enabled()
     context.close()

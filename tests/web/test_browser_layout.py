@@ -75,6 +75,9 @@ def site(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dic
         context = browser.new_context()
         request = context.request
         solo, coop = {"ruleset": "solo"}, {"ruleset": "coop"}
+        # the longest nickname, without a space to break at, on the day's leaderboard
+        named = request.put(base + "/api/me/nickname", data={"nickname": "W" * 24})
+        assert named.ok, named.text()
         games = {
             "solo-end": _play(request, base, solo, None),
             "coop-end": _play(request, base, coop, None),
@@ -93,6 +96,7 @@ def site(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dic
         yield {"base": base, "pages": pages, "cookies": context.cookies()}
         context.close()
         app.state.analyses.close()
+        app.state.hints.close()
 
 
 def _visit(site: dict[str, Any], page: Any, name: str, lang: str) -> None:

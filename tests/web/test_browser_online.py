@@ -148,8 +148,11 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     assert a.locator(".presence").inner_text() == "Hero 2 is connected"
     assert one.banner("to-act") == "1" and two.banner("to-act") == "1"
 
-    # hero 2 waits: the room and the leader's options, read-only
+    # hero 2 waits: the room and the leader's options, read-only; the help card is marked
+    # only for the leader, who may give it
     assert "Hero 1 leads this room" in b.locator(".actions").inner_text()
+    assert b.locator(".room-cards .give-mark").count() == 0
+    assert a.locator(".room-cards .give-mark").count() > 0
     b.locator(".room-cards .card[data-card='9D']").click()
     assert dealing(b) == 0  # choosing deals nothing anew
     assert b.locator(".choice").count() >= 1

@@ -179,4 +179,6 @@ export function toast(message, kind = "info") {
   node.className = `show ${kind}`;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { node.className = ""; }, 4000);
+  // a tap (or click) puts it away at once: on a phone it lies over the navigation
+  node.onclick = () => { clearTimeout(toast.timer); node.className = ""; };
 }

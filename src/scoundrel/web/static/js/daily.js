@@ -1,6 +1,6 @@
 // The dungeon of the day: today's attempt, the player's streak, the time to the next
 // dungeon, the leaderboard of any day, and the archive of past days (played unranked).
-import { t, lang } from "./i18n.js";
+import { t, dayName } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { el } from "./dom.js";
 
@@ -107,5 +107,3 @@ function scoreCell(entry) {
   return cell;
 }
 
-// "29 November 2026", in the player's language (the day is the server's, in UTC).
-export const dayName = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));

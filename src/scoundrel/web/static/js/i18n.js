@@ -1,6 +1,9 @@
 // The message catalog in the browser: the same JSON files the terminal game reads.
 const boot = JSON.parse(document.getElementById("boot").textContent);
 export const lang = boot.lang;
+// "29 November 2026", in the player's language (the day is the server's, in UTC): every
+// page names a day of the dungeon of the day so.
+export const dayName = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
 export const languages = boot.languages;
 export const page = boot.page;
 export const bootData = boot;

@@ -1,5 +1,5 @@
 // The share-link viewer: a finished game, move by move (?step=N opens it at a position).
-import { t, bootData } from "./i18n.js";
+import { t, bootData, dayName } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { positionElement, moveText } from "./board.js";
 
@@ -9,7 +9,8 @@ export async function start(main) {
   let data;
   try { data = await api(`/api/games/${encodeURIComponent(bootData.game)}/replay`); }
   catch (error) { main.append(el("h1", t("replay.title")), el("p", error.message, "lead")); return; }
-  const heading = data.mode === "daily" ? t("mode.daily_on", { date: data.daily_date }) : t("mode.random");
+  const heading = data.mode === "daily" ? t("mode.daily_on", { date: dayName(data.daily_date) })
+    : data.mode === "archive" ? t("mode.archive_on", { date: dayName(data.daily_date) }) : t("mode.random");
   main.append(el("h1", `${t("replay.title")}: ${heading} · ${t(`ruleset.${data.ruleset}`)}`));
   const stage = el("div", undefined, "replay-stage");
   const caption = el("p", undefined, "replay-caption");
@@ -33,7 +34,12 @@ export async function start(main) {
   prev.addEventListener("click", () => { step = Math.max(0, step - 1); draw(); });
   next.addEventListener("click", () => { step = Math.min(data.steps.length - 1, step + 1); draw(); });
   slider.addEventListener("input", () => { step = Number(slider.value); draw(); });
-  document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") prev.click(); if (e.key === "ArrowRight") next.click(); });
+  // the arrows step through the game, except on the slider, which steps by itself
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === "ArrowLeft") prev.click();
+    if (e.key === "ArrowRight") next.click();
+  });
   const copy = el("button", t("over.copy_record"));
   copy.addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(JSON.stringify(data.record)); toast(t("toast.record_copied")); }

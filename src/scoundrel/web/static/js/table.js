@@ -1,7 +1,7 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
-import { t, lang } from "./i18n.js";
+import { t, lang, dayName } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
@@ -623,10 +623,11 @@ function heroPanel(hero, n, before) {
   if (leader) title.append(el("span", { class: "badge", text: t("hero.leader") }));
   panel.append(title);
   const pct = Math.max(0, hero.health) / 20 * 100;
-  const bar = el("div", { class: `health${hero.health <= 5 ? " low" : ""}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": 20, "aria-valuenow": hero.health, "aria-label": t("hero.health") });
+  const left = Math.max(0, hero.health); // a fallen hero has none left (the score counts the rest)
+  const bar = el("div", { class: `health${hero.health <= 5 ? " low" : ""}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": 20, "aria-valuenow": left, "aria-label": t("hero.health") });
   const fill = el("span", { class: "fill" });
   fill.style.width = `${pct}%`; // CSSOM: a style attribute would break the page's CSP
-  bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: hero.health }) }));
+  bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: left }) }));
   if (before && before.health !== hero.health) {
     const change = hero.health - before.health;
     bar.classList.add(change < 0 ? "hurt" : "healed");
@@ -764,7 +765,8 @@ function roomPanel(before) {
     card.setAttribute("aria-pressed", selected === i ? "true" : "false");
     card.setAttribute("aria-keyshortcuts", String(i + 1));
     card.dataset.key = String(i + 1); // drawn in its corner (aria-keyshortcuts names it)
-    if (game.legal.some((m) => m.card === code && m.help) && !(game.online && game.pending)) {
+    // the help card is marked for whoever may give it now: not on the partner's screen
+    if (online.mayAct(game) && game.legal.some((m) => m.card === code && m.help) && !(game.online && game.pending)) {
       card.append(el("span", { class: "give-mark", text: t("table.can_give") }));
       card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${t("table.can_give")}`);
     }
@@ -809,8 +811,8 @@ function controls() {
 }
 
 function header() {
-  const mode = game.mode === "daily" ? t("mode.daily_on", { date: game.daily_date })
-    : game.mode === "archive" ? t("mode.archive_on", { date: game.daily_date }) : t("mode.random");
+  const mode = game.mode === "daily" ? t("mode.daily_on", { date: dayName(game.daily_date) })
+    : game.mode === "archive" ? t("mode.archive_on", { date: dayName(game.daily_date) }) : t("mode.random");
   const rules = [t(`ruleset.${game.ruleset}`), t(`option.weapon_${game.options.weapon}`)];
   if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
   for (const name of ["easier", "harder", "silent_leader"]) if (game.options[name]) rules.push(t(`option.${name}`));
