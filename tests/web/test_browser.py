@@ -630,6 +630,8 @@ def test_refusals_and_a_lost_connection_in_the_players_language(browser: Any, se
     toast.wait_for()
     assert toast.inner_text() == russian["error.stale_position"]
     page.wait_for_selector(".table[data-moves='1']")  # and the table caught up
+    toast.click()  # a tap puts it away (on a phone it lies over the navigation)
+    page.wait_for_selector("#toast.show", state="detached")
     context.set_offline(True)
     assert take_first_offered(page, use_keys=False)
     banner = page.locator(".offline-banner")
