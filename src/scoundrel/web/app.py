@@ -36,7 +36,14 @@ from .assets import Assets
 from .coop import add_table_routes
 from .errors import Refused, install_refusals
 from .examples import examples_view
-from .guard import MAX_BODY, BodyLimit, SecurityHeaders, install_errors, known_game_id
+from .guard import (
+    ERRORS,
+    MAX_BODY,
+    BodyLimit,
+    SecurityHeaders,
+    install_errors,
+    known_game_id,
+)
 from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
 from .identity import identify as known_player
@@ -153,6 +160,7 @@ def create_app(
         title="Scoundrel",
         version=__version__,
         docs_url="/api/docs",
+        responses=ERRORS,  # every route may refuse so: documented once
         redoc_url=None,  # one documentation page, the one the content policy allows
         lifespan=lifespan,
         dependencies=[Depends(known_game_id)],

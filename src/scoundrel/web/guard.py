@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection, Request
 
@@ -347,6 +348,65 @@ def allowed_methods(request: Request) -> str:
         if pattern is not None and pattern.match(request.url.path):
             methods |= set(getattr(route, "methods", None) or ())
     return ", ".join(sorted(methods))
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code`` (and ``reason`` where the code alone does not
+    say which refusal), the ``message`` in English, and the ``params`` a translation
+    needs; some refusals add details of their own (a refused move's ``refusal``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    reason: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every refusal of the API, whatever its status."""
+
+    error: ErrorDetail
+
+
+_RETRY = {
+    "Retry-After": {
+        "description": "whole seconds after which the request may succeed",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+#: Every refusal the API may answer, in the one error shape, as its schema documents them.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {
+        "model": ErrorBody,
+        "description": "Well formed, but refused: bad notation, an "
+        "unknown option, a day that is not a date, a body that is not JSON.",
+    },
+    403: {
+        "model": ErrorBody,
+        "description": "Not this player's to do (yet): another "
+        "player's game or record, the dungeon of the day before the day is over.",
+    },
+    404: {"model": ErrorBody, "description": "No such game, table or address."},
+    405: {"model": ErrorBody, "description": "Not a method of this address (see Allow)."},
+    409: {
+        "model": ErrorBody,
+        "description": "Refused by the game as it stands: an illegal "
+        "move, a position the game has left, a game over or a day that has ended.",
+    },
+    413: {"model": ErrorBody, "description": "The body is larger than 16 KiB."},
+    422: {"model": ErrorBody, "description": "A field is missing or out of its bounds."},
+    429: {
+        "model": ErrorBody,
+        "description": "Too many requests: nothing was done.",
+        "headers": _RETRY,
+    },
+    503: {
+        "model": ErrorBody,
+        "description": "The database or the hint workers are busy or away: nothing was done.",
+        "headers": _RETRY,
+    },
+}
 
 
 def foreign(websocket: HTTPConnection) -> bool:
