@@ -51,3 +51,39 @@ def test_every_refusal_is_documented_with_the_error_shape(app: Any) -> None:
             body = operation["responses"]["409"]["content"]["application/json"]["schema"]
             assert body == {"$ref": "#/components/schemas/ErrorBody"}, (method, path)
             assert "Retry-After" in operation["responses"]["429"]["headers"]
+
+
+def test_the_views_of_whole_games_are_as_the_schema_says(app: Any) -> None:
+    """Every answer of a solo and a co-op game played to the end (and closed at a table of
+    two), the current game, a hint, the day and the player's records validate against the
+    models the schema documents (``web/schemas.py``); so do the schema's own copies."""
+    from fastapi.testclient import TestClient
+
+    from scoundrel.web.schemas import CurrentGame, DailyView, GameView, HintView, MeView
+
+    with TestClient(app) as client, TestClient(app) as friend:
+        for ruleset in ("solo", "coop"):
+            view = GameView.model_validate(
+                client.post("/api/games", json={"ruleset": ruleset}).json()
+            )
+            if ruleset == "solo":
+                HintView.model_validate(client.get(f"/api/games/{view.id}/hint").json())
+            CurrentGame.model_validate(client.get("/api/games/current").json())
+            while view.status == "playing":
+                move = view.legal[0].move
+                answer = client.post(f"/api/games/{view.id}/moves", json={"move": move})
+                assert answer.status_code == 200, answer.text
+                view = GameView.model_validate(answer.json())
+        table = client.post("/api/tables", json={"ruleset": "coop"}).json()
+        GameView.model_validate(table)
+        joined = friend.post("/api/tables/join", json={"invite": table["invite"]}).json()
+        assert GameView.model_validate(joined).you == 2
+        DailyView.model_validate(client.get("/api/daily").json())
+        MeView.model_validate(client.get("/api/me").json())
+        schema = client.get("/openapi.json").json()
+    assert schema["components"]["schemas"]["GameView"]["properties"]["status"]["enum"] == [
+        "playing",
+        "won",
+        "lost",
+        "closed",
+    ]

@@ -57,6 +57,7 @@ from .limits import (
 )
 from .live import Hub
 from .play import MOST_MOVES, MoveIn, NewGame, Play, PlaySocket, Seen, date_of
+from .schemas import CurrentGame, DailyView, GameView, HintView, MeView, answers
 from .views import game_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
@@ -249,18 +250,24 @@ def create_app(
 
     # ------------------------------------------------------------------ games
 
-    @app.post("/api/games", status_code=201, dependencies=[limit("new_games", "new games")])
+    @app.post(
+        "/api/games",
+        status_code=201,
+        dependencies=[limit("new_games", "new games")],
+        response_model=None,
+        responses=answers(GameView, 201),
+    )
     async def new_game(body: NewGame, request: Request, me: Player) -> dict[str, Any]:
         return play.new(me, client_address(request), body)
 
-    @app.get("/api/games/current")
+    @app.get("/api/games/current", response_model=None, responses=answers(CurrentGame))
     async def current_game(request: Request, me: Player) -> dict[str, Any]:
         stored = None if identity.is_new(request) else store.current(me)
         if stored is None:
             return {"game": None}
         return {"game": game_view(stored, store.state(stored), owner=True)}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=None, responses=answers(GameView))
     async def get_game(game_id: str, me: Player) -> dict[str, Any]:
         stored = store.load(game_id)
         owner = stored.player_id == me
@@ -274,11 +281,16 @@ def create_app(
             )
         return game_view(stored, store.state(stored), owner, stored.revealed(day()))
 
-    @app.post("/api/games/{game_id}/moves", dependencies=[limit("moves", "moves")])
+    @app.post(
+        "/api/games/{game_id}/moves",
+        dependencies=[limit("moves", "moves")],
+        response_model=None,
+        responses=answers(GameView),
+    )
     async def move(game_id: str, body: MoveIn, me: Player) -> dict[str, Any]:
         return play.move(me, game_id, body.move, body.after, body.undos)
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post("/api/games/{game_id}/undo", response_model=None, responses=answers(GameView))
     async def undo(game_id: str, me: Player, body: Seen | None = None) -> dict[str, Any]:
         """Take back the last move: of the position ``{"after": moves, "undos": undos}``
         the page showed, if the body names it (else 409 ``stale_position``)."""
@@ -322,7 +334,12 @@ def create_app(
 
     # ------------------------------------------------------------------ hints
 
-    @app.get("/api/games/{game_id}/hint", dependencies=[limit("hints", "hints")])
+    @app.get(
+        "/api/games/{game_id}/hint",
+        dependencies=[limit("hints", "hints")],
+        response_model=None,
+        responses=answers(HintView),
+    )
     async def get_hint(
         game_id: str,
         me: Player,
@@ -400,7 +417,7 @@ def create_app(
 
     # ------------------------------------------------------------------ players
 
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=None, responses=answers(MeView))
     async def about_me(me: Player) -> dict[str, Any]:
         played = store.history(me)
         partners = store.partners(me, [game.id for game in played if game.online])
@@ -430,7 +447,7 @@ def create_app(
     async def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
         return {"nickname": store.set_nickname(me, body.nickname)}
 
-    @app.get("/api/daily")
+    @app.get("/api/daily", response_model=None, responses=answers(DailyView))
     async def daily(
         me: Player,
         ruleset: Literal["solo", "coop"] = "solo",

@@ -34,6 +34,7 @@ from .guard import foreign
 from .hints import Hints
 from .limits import Buckets, Flood, client_address
 from .live import Hub
+from .schemas import GameView, HintView, answers
 from .views import game_view
 
 #: What a seat may point at or select: a card, by its code (N1).
@@ -135,13 +136,24 @@ def add_table_routes(
     async def changed(game_id: str) -> None:
         await hub.publish(game_id, {"type": "changed"})
 
-    @app.post("/api/tables", status_code=201, dependencies=[limit("new_games", "new games")])
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        dependencies=[limit("new_games", "new games")],
+        response_model=None,
+        responses=answers(GameView, 201),
+    )
     async def open_table(body: NewTable, me: str = Depends(player)) -> dict[str, Any]:
         """A co-op table for you and a friend on another device: you are hero 1."""
         stored = tables.open(me, Rules.from_options(body.ruleset, body.options))
         return view_for(stored.id, me)
 
-    @app.post("/api/tables/join", dependencies=[limit("new_games", "new games")])
+    @app.post(
+        "/api/tables/join",
+        dependencies=[limit("new_games", "new games")],
+        response_model=None,
+        responses=answers(GameView),
+    )
     async def join_table(body: JoinIn, me: str = Depends(player)) -> dict[str, Any]:
         """Take the free seat of the table an invite opens (hero 2). A refusal names the
         table and says why, so that the page can offer what is left: ``table_full`` (it
@@ -150,12 +162,17 @@ def add_table_routes(
         await changed(stored.id)
         return view_for(stored.id, me)
 
-    @app.get("/api/tables/{game_id}")
+    @app.get("/api/tables/{game_id}", response_model=None, responses=answers(GameView))
     async def get_table(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
         """The table as you see it: as a player in your seat, or read-only as a watcher."""
         return view_for(game_id, me)
 
-    @app.post("/api/tables/{game_id}/moves", dependencies=[limit("moves", "moves")])
+    @app.post(
+        "/api/tables/{game_id}/moves",
+        dependencies=[limit("moves", "moves")],
+        response_model=None,
+        responses=answers(GameView),
+    )
     async def table_move(
         game_id: str, body: TableMoveIn, me: str = Depends(player)
     ) -> dict[str, Any]:
@@ -165,14 +182,24 @@ def add_table_routes(
         await changed(game_id)
         return view_for(game_id, me, played)
 
-    @app.post("/api/tables/{game_id}/take-back", dependencies=[limit("moves", "moves")])
+    @app.post(
+        "/api/tables/{game_id}/take-back",
+        dependencies=[limit("moves", "moves")],
+        response_model=None,
+        responses=answers(GameView),
+    )
     async def take_back(game_id: str, me: str = Depends(player)) -> dict[str, Any]:
         """The leader takes back a monster given but not yet fought."""
         played = tables.take_back(game_id, me)
         await changed(game_id)
         return view_for(game_id, me, played)
 
-    @app.get("/api/tables/{game_id}/hint", dependencies=[limit("hints", "hints")])
+    @app.get(
+        "/api/tables/{game_id}/hint",
+        dependencies=[limit("hints", "hints")],
+        response_model=None,
+        responses=answers(HintView),
+    )
     async def table_hint(
         game_id: str, request: Request, me: str = Depends(player)
     ) -> dict[str, Any]:

@@ -1,0 +1,140 @@
+"""What the API answers, as its OpenAPI schema documents it.
+
+The views are built as plain dicts (``views.py``: a move is the server's busiest work, and
+a model checked on every answer would cost it); these models only describe them, for the
+schema and its readers, and a test checks every view of whole games against them
+(``tests/web/test_schema.py``). A view may carry more than a model names (``extra``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Status = Literal["playing", "won", "lost", "closed"]
+"""In play, or how it ended: ``closed`` is an attempt at the dungeon of a day that ended
+before it did (no score)."""
+
+
+class View(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class HeroView(View):
+    health: int = Field(le=20, description="may be 0 or less once the hero has fallen")
+    weapon: str | None = Field(description="the weapon's card (N1), or none")
+    stack: list[str] = Field(description="the monsters slain with it, in order")
+    last_kill: int | None
+    reach: int | None = Field(description="the weapon may be used on monsters below this")
+    potion_used: bool
+
+
+class LegalMove(View):
+    move: str = Field(description="the move in notation (N2)")
+    card: str | None
+    help: bool
+    weapon: bool | None
+    health: list[int] | None = Field(description="each hero's health after it")
+    damage: list[int] | None
+    weapons: list[str | None] | None
+    status: Literal["playing", "won", "lost"]
+
+
+class Refusal(View):
+    code: str
+    rule: str = Field(description="the rule that refuses it (S…, C…)")
+    text: str
+
+
+class SeatView(View):
+    hero: Literal[1, 2]
+    taken: bool
+    nickname: str | None
+
+
+class GameView(View):
+    """A game as its player (or a watcher) sees it: never the deck while it is played."""
+
+    id: str
+    mode: Literal["random", "daily", "archive"]
+    daily_date: str | None
+    ruleset: Literal["solo", "coop"]
+    options: dict[str, str | bool | int]
+    moves: list[str]
+    undo_count: int = Field(ge=0)
+    hint_count: int = Field(ge=0)
+    owner: bool
+    status: Status
+    score: int | None
+    score_breakdown: list[list[str | int]] | None
+    heroes: list[HeroView] = Field(min_length=1, max_length=2)
+    leader: int = Field(ge=1, le=2)
+    room: list[str] = Field(max_length=4)
+    dungeon_count: int = Field(ge=0)
+    unseen: dict[str, dict[str, int]]
+    known_bottom: list[str]
+    discard_count: int = Field(ge=0)
+    final_room: bool
+    resolved_in_room: int = Field(ge=0)
+    help_used: bool
+    legal: list[LegalMove]
+    blocked: dict[str, Refusal]
+    record: dict[str, Any] | None = Field(
+        description="the whole record (N3), with the deck, once it may be shown"
+    )
+    run: list[dict[str, Any]] | None = Field(
+        default=None, description="a finished game room by room, naming no card"
+    )
+    # an online table's (absent elsewhere)
+    online: bool | None = None
+    you: int | None = None
+    to_act: int | None = None
+    pending: str | None = None
+    seats: list[SeatView] | None = None
+    invite: str | None = None
+    silent_leader: bool | None = None
+
+
+class CurrentGame(View):
+    game: GameView | None
+
+
+class HintView(View):
+    move: str
+    plan: list[str]
+    reason: str = Field(description="flee, face, final or doomed")
+    health: list[list[int]]
+    chances: list[dict[str, Any]]
+    text: str
+    after: int = Field(ge=0, description="the moves of the position the hint is for")
+    hint_count: int = Field(ge=0)
+
+
+class LeaderboardEntry(View):
+    rank: int = Field(ge=1)
+    nickname: str | None
+    score: int
+    won: bool
+    moves: int
+    hints: int
+
+
+class DailyView(View):
+    date: str
+    today: str
+    next_in: int = Field(ge=1, description="seconds until the next day (UTC)")
+    streak: dict[str, int | None]
+    ruleset: Literal["solo", "coop"]
+    leaderboard: list[LeaderboardEntry]
+    yours: dict[str, Any] | None
+
+
+class MeView(View):
+    nickname: str | None
+    stats: list[dict[str, Any]]
+    history: list[dict[str, Any]]
+
+
+def answers(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """A route's answer, documented: ``responses=answers(GameView)``."""
+    return {status: {"model": model, "description": model.__doc__ or model.__name__}}
