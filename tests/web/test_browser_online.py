@@ -278,6 +278,17 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     assert c.locator(".over button.primary").count() == 0  # a watcher does not "play again"
     assert one.page.locator("dd.total").inner_text() == two.page.locator("dd.total").inner_text()
 
+    # "Play again" on one page: the other is told, and joins the same new table as hero 2
+    b.locator(".over button.primary").click()
+    b.wait_for_selector(".invite")
+    next_table = _table_id(two)
+    assert next_table != table
+    a.locator(".over button.join-again").click()
+    a.wait_for_selector(".you-play")
+    assert a.locator(".you-play").inner_text() == "You play Hero 2"
+    assert _table_id(one) == next_table
+    b.wait_for_selector(".invite", state="detached")  # the seat is taken
+
     # the records show the partner
     a.goto(server + "/records")
     a.wait_for_selector("table.history")

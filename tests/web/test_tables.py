@@ -460,3 +460,36 @@ def test_a_watcher_acting_on_the_table_socket_is_refused(
         assert refused["id"] == "w1" and refused["status"] == 403
         assert refused["error"]["reason"] == "watching"
     assert one.get(f"/api/tables/{view['id']}").json()["moves"] == []
+
+
+def test_play_again_brings_the_partner_to_the_next_table(
+    new_client: Callable[..., TestClient],
+) -> None:
+    """Issue 35: "Play again" on both pages opened two tables. The first to ask opens the
+    next table; the partner's page is told it (with its invite, which a watcher is not
+    told) and joins it as hero 2."""
+    one, two, view = seated(new_client)
+    watcher = new_client()
+    while view["status"] == "playing":
+        view = act(one, two, view, view["legal"][0]["move"])
+    path = f"/api/tables/{view['id']}/live"
+    with one.websocket_connect(path) as first, watcher.websocket_connect(path) as third:
+        receive_until(first, "view")
+        receive_until(third, "view")
+        with two.websocket_connect(path) as second:
+            receive_until(second, "view")
+            early = two.post("/api/tables", json={"ruleset": "coop", "after": "nothing"})
+            assert early.status_code == 201  # after a table nobody sat at: nobody told
+            again = two.post("/api/tables", json={"ruleset": "coop", "after": view["id"]})
+            assert again.status_code == 201, again.text
+            nxt = again.json()
+            told = receive_until(first, "again")
+            assert told == {"type": "again", "hero": 2, "table": nxt["id"], "invite": nxt["invite"]}
+        kinds = []  # hero 2 leaves: the watcher hears that, and never the invite before it
+        while kinds[-1:] != [("presence", False)]:
+            message = third.receive_json()
+            kinds.append((message["type"], message.get("online")))
+        assert "again" not in {kind for kind, _ in kinds}, kinds
+    joined = one.post("/api/tables/join", json={"invite": told["invite"]})
+    assert joined.status_code == 200 and joined.json()["you"] == 2
+    assert joined.json()["id"] == nxt["id"]

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from scoundrel.core import ALL_CARDS, Rules, State
-from scoundrel.store import Forbidden, GameStore, StoredGame
+from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError
 from scoundrel.store.tables import Tables
 
 from .errors import refusal, request_id
@@ -44,6 +44,9 @@ CARD_CODES = frozenset(card.code for card in ALL_CARDS)
 class NewTable(BaseModel):
     ruleset: Literal["coop"] = "coop"
     options: dict[str, str | bool | int] = Field(default_factory=dict, max_length=8)
+    after: str | None = Field(default=None, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
+    """A finished table this player sat at ("Play again"): its partner is told of the new
+    table and its invite, to join it rather than open one of their own."""
 
 
 class JoinIn(BaseModel):
@@ -144,9 +147,25 @@ def add_table_routes(
         responses=answers(GameView, 201),
     )
     async def open_table(body: NewTable, me: str = Depends(player)) -> dict[str, Any]:
-        """A co-op table for you and a friend on another device: you are hero 1."""
+        """A co-op table for you and a friend on another device: you are hero 1. After a
+        table you played (``after``), your partner there is told of this one."""
         stored = tables.open(me, Rules.from_options(body.ruleset, body.options))
+        if body.after is not None:
+            await again(body.after, me, stored)
         return view_for(stored.id, me)
+
+    async def again(before: str, me: str, table: StoredGame) -> None:
+        """Tell the partner of the finished table ``before`` (if ``me`` sat at it) that
+        ``me`` opened ``table``: they may join it with its invite."""
+        try:
+            finished = tables.table(before)
+        except StoreError:
+            return
+        hero = tables.hero_of(before, me)
+        if hero is None or not finished.is_over:
+            return
+        event = {"type": "again", "hero": hero, "table": table.id, "invite": table.invite}
+        await hub.publish(before, event)
 
     @app.post(
         "/api/tables/join",
@@ -297,6 +316,9 @@ def add_table_routes(
                     if event.get("ask"):
                         await announce(True)
                 elif kind in ("select", "point") and event.get("hero") != hero:
+                    await websocket.send_json(event)
+                elif kind == "again" and hero is not None and event.get("hero") != hero:
+                    # the partner opened the next table: its invite, for the seat only
                     await websocket.send_json(event)
 
         def act(message: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ let shownVersion = null; // the position shown: pointing and thinking end when i
 const tableAsker = new Asker(); // actions sent on the table's socket, waiting for answers
 let fresh = false; // a new connection: its first view is followed by what this page selects
 let busy = false;
+let again = null; // {from, table, invite}: the partner opened the next table after this one
 
 const heroName = (n) => t("hero.name", { n });
 const partnerOf = (n) => (n === 1 ? 2 : 1);
@@ -39,6 +40,10 @@ function seatName(game, n) {
 }
 
 export function init(tableHooks) { hooks = tableHooks; }
+
+// The next table the partner opened after ``game`` (its invite), if they did.
+export const againAfter = (game) => (again && again.from === game?.id ? again : null);
+export function joinAgain(game) { const next = againAfter(game); if (next) join(next.invite); }
 
 // Whether this page may act now: always at one table; online, when it is this seat's turn.
 export function mayAct(game) {
@@ -88,11 +93,14 @@ export async function adopt(view) {
   return view;
 }
 
-export async function openTable(options) {
+// A new table; ``after``: the finished table it follows ("Play again"), whose partner the
+// server tells, so that both play the next one together.
+export async function openTable(options, after = null) {
   if (busy) return;
   busy = true;
   try {
-    const view = await api("/api/tables", { method: "POST", body: { ruleset: "coop", options } });
+    const body = { ruleset: "coop", options, ...(after ? { after } : {}) };
+    const view = await api("/api/tables", { method: "POST", body });
     hooks.show(view);
     toast(t("online.opened"));
     document.querySelector(".invite .copy-invite")?.focus();
@@ -273,6 +281,10 @@ function receive(message) {
   } else if (message.type === "select") {
     thinking = message.card ? { hero: message.hero, card: message.card } : null;
     refreshStatus();
+  } else if (message.type === "again") {
+    again = { from: following, table: message.table, invite: message.invite };
+    toast(t("online.partner_again"));
+    hooks.render();
   } else if (message.type === "point") {
     pointer = message.card && !game?.silent_leader ? { hero: message.hero, card: message.card } : null;
     refreshMarks();

@@ -839,7 +839,9 @@ function gameOver() {
   } else box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
   const share = `${location.origin}/replay/${game.id}`;
   const buttons = el("div", { class: "over-buttons" },
-    game.online ? game.you !== null && el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options) }) : el("button", { class: game.run && game.mode === "daily" ? "again" : "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
+    game.online ? game.you !== null && (online.againAfter(game) // the partner opened the next table: join it
+      ? el("button", { class: "primary join-again", text: t("online.join_again"), onclick: () => online.joinAgain(game) })
+      : el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options, game.id) })) : el("button", { class: game.run && game.mode === "daily" ? "again" : "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
   if (game.mode !== "random" && game.daily_date) { // the dungeon of the day, or a past day's: the archive is next to it
     buttons.append(el("a", { class: "button archive-link", href: `/daily?ruleset=${game.ruleset}&date=${shiftDay(game.daily_date, -1)}`, text: t("over.archive") }));
   }
