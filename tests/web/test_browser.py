@@ -599,6 +599,11 @@ def test_a_touch_screen_is_not_told_of_keys(browser: Any, server: str) -> None:
     _start(page)
     assert page.locator(".actions .hint").inner_text() == "Tap a card, or flee."
     assert page.locator(".controls .keys-button").is_hidden()
+    _play_one(page, use_keys=False)  # a card taken: no more fleeing this room
+    if page.locator(".room-cards .card").count() == 3:  # still the same room
+        assert page.locator(".actions .hint").inner_text() == "Tap a card."
+        assert page.locator("button.flee").is_disabled()
+        assert page.locator("#flee-reason").is_hidden()  # the prompt says it; the bar stays low
     context.close()
     context, page, _ = _page(browser, server)
     _start(page)

@@ -169,6 +169,10 @@ def test_every_page_fits_the_screen(
             page.wait_for_selector(".actions h2")
         problems += [f"{name}: {problem}" for problem in page.evaluate(PROBLEMS)]
         problems += [f"{name}: English text: {text!r}" for text in _untranslated(page, english)]
+        if name.endswith("-mid") and width <= 640:  # the bar that stays at the bottom
+            bar = page.locator(".table .controls").bounding_box()
+            if bar is None or bar["height"] > height * 0.12:
+                problems.append(f"{name}: the controls take {bar} of {height} px")
         if name == "solo-mid":
             for dialog in _dialogs(page):
                 problems += [f"{dialog}: {problem}" for problem in page.evaluate(PROBLEMS)]

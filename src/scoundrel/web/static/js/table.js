@@ -719,8 +719,8 @@ function actionsPanel() {
     // the keys of the cards there are, and fleeing only where the server lists it
     const keys = game.room.length === 1 ? "1" : `1–${game.room.length}`;
     const flee = game.legal.some((m) => m.move === "F") ? "_flee" : "";
-    const key = touch() ? (game.heroes.length > 1 ? "table.choose_coop_touch" : "table.choose_touch") // no keys to name on a touch screen
-      : (game.heroes.length > 1 ? "table.choose_room_coop" : "table.choose_room") + flee;
+    const key = (touch() ? (game.heroes.length > 1 ? "table.choose_coop_touch" : "table.choose_touch") // no keys to name on a touch screen
+      : (game.heroes.length > 1 ? "table.choose_room_coop" : "table.choose_room")) + flee;
     if (acting) panel.append(el("p", { class: "hint", text: t(key, { n: game.leader, keys }) }));
     return panel;
   }
@@ -786,12 +786,15 @@ function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
   const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
   help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
-  const options = el("button", { class: "settings-button", onclick: showSettings, text: "⚙ " + t("settings.title") });
+  // on a phone the gear alone (its name stays the button's name)
+  const options = el("button", { class: "settings-button", onclick: showSettings, "aria-label": t("settings.title"), title: t("settings.title") },
+    "⚙", el("span", { class: "label", text: " " + t("settings.title") }));
   if (game.status !== "playing") { bar.append(help, options); return bar; } // nothing left to play
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
-  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || !online.mayAct(game), title: reason, "aria-keyshortcuts": "F", onclick: () => play("F") });
-  flee.append(el("kbd", { text: "F" }), document.createTextNode(" " + t("act.flee")));
+  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || !online.mayAct(game), title: reason, "aria-describedby": !fleeMove && reason ? "flee-reason" : undefined, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  // a phone shows the short name: the bar that stays on screen keeps to one row
+  flee.append(el("kbd", { text: "F" }), el("span", { class: "long", text: " " + t("act.flee") }), el("span", { class: "short", text: " " + t("act.flee_short") }));
   const fleeChance = fleeMove && chanceMark(adviceHere(), "F");
   if (fleeChance) flee.append(fleeChance);
   bar.append(flee);
