@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from test_integrity import new_game, safest
 
 from scoundrel.core import Record, Rules, State
 from scoundrel.store import Conflict, GameStore, connect
@@ -52,20 +53,6 @@ def app(db_url: str, moment: Moment) -> Iterator[FastAPI]:
     yield application
     application.state.analyses.close()
     application.state.hints.close()
-
-
-def new_game(client: TestClient, **body: Any) -> View:
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    view: View = response.json()
-    return view
-
-
-def safest(view: View) -> str:
-    """The move that keeps the lowest health highest (by the view's previews)."""
-    best = max(view["legal"], key=lambda entry: (entry["status"] != "lost", min(entry["health"])))
-    token: str = best["move"]
-    return token
 
 
 def move(client: TestClient, view: View, token: str | None = None) -> Any:
