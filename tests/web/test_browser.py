@@ -599,6 +599,11 @@ def test_a_touch_screen_is_not_told_of_keys(browser: Any, server: str) -> None:
     _start(page)
     assert page.locator(".actions .hint").inner_text() == "Tap a card, or flee."
     assert page.locator(".controls .keys-button").is_hidden()
+    # the new game's message lies below the navigation, which stays in reach
+    page.wait_for_timeout(400)  # once it has slid in
+    toast = page.locator("#toast.show").bounding_box()
+    header = page.locator("header.top").bounding_box()
+    assert toast and header and toast["y"] >= header["y"] + header["height"], (toast, header)
     _play_one(page, use_keys=False)  # a card taken: no more fleeing this room
     if page.locator(".room-cards .card").count() == 3:  # still the same room
         assert page.locator(".actions .hint").inner_text() == "Tap a card."

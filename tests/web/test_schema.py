@@ -54,14 +54,28 @@ def test_every_refusal_is_documented_with_the_error_shape(app: Any) -> None:
 
 
 def test_the_views_of_whole_games_are_as_the_schema_says(app: Any) -> None:
-    """Every answer of a solo and a co-op game played to the end (and closed at a table of
-    two), the current game, a hint, the day and the player's records validate against the
-    models the schema documents (``web/schemas.py``); so do the schema's own copies."""
+    """Every answer of a solo and a co-op game played to the end, a table of two, the
+    current game, a hint, the day, the player's records, a record, a replay, an analysis,
+    the worked examples, a nickname and a transfer code validate against the models the
+    schema documents (``web/schemas.py``)."""
     from fastapi.testclient import TestClient
 
-    from scoundrel.web.schemas import CurrentGame, DailyView, GameView, HintView, MeView
+    from scoundrel.web.schemas import (
+        AnalysisView,
+        CurrentGame,
+        DailyView,
+        ExamplesView,
+        GameView,
+        HintView,
+        MeView,
+        NicknameView,
+        RecordView,
+        ReplayView,
+        TransferCode,
+        Transferred,
+    )
 
-    with TestClient(app) as client, TestClient(app) as friend:
+    with TestClient(app) as client, TestClient(app) as friend, TestClient(app) as device:
         for ruleset in ("solo", "coop"):
             view = GameView.model_validate(
                 client.post("/api/games", json={"ruleset": ruleset}).json()
@@ -80,6 +94,16 @@ def test_the_views_of_whole_games_are_as_the_schema_says(app: Any) -> None:
         assert GameView.model_validate(joined).you == 2
         DailyView.model_validate(client.get("/api/daily").json())
         MeView.model_validate(client.get("/api/me").json())
+        RecordView.model_validate(client.get(f"/api/games/{view.id}/record").json())
+        ReplayView.model_validate(client.get(f"/api/games/{view.id}/replay").json())
+        AnalysisView.model_validate(client.get(f"/api/games/{view.id}/analysis").json())
+        ExamplesView.model_validate(client.get("/api/examples").json())
+        named = client.put("/api/me/nickname", json={"nickname": "Anna"}).json()
+        NicknameView.model_validate(named)
+        code = TransferCode.model_validate(client.post("/api/me/transfer").json()).code
+        device.get("/api/games/current")
+        claimed = device.post("/api/me/transfer/claim", json={"code": code}).json()
+        Transferred.model_validate(claimed)
         schema = client.get("/openapi.json").json()
     assert schema["components"]["schemas"]["GameView"]["properties"]["status"]["enum"] == [
         "playing",

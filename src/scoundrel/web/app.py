@@ -57,7 +57,19 @@ from .limits import (
 )
 from .live import Hub
 from .play import MOST_MOVES, MoveIn, NewGame, Play, PlaySocket, Seen, date_of
-from .schemas import CurrentGame, DailyView, GameView, HintView, MeView, answers
+from .schemas import (
+    AnalysisView,
+    CurrentGame,
+    DailyView,
+    ExamplesView,
+    GameView,
+    HintView,
+    MeView,
+    NicknameView,
+    RecordView,
+    ReplayView,
+    answers,
+)
 from .views import game_view, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
@@ -323,11 +335,11 @@ def create_app(
             ),
         )
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", response_model=None, responses=answers(RecordView))
     async def record(game_id: str, me: Player) -> dict[str, Any]:
         return finished(game_id, me).record.to_dict()
 
-    @app.get("/api/games/{game_id}/replay")
+    @app.get("/api/games/{game_id}/replay", response_model=None, responses=answers(ReplayView))
     async def replay(game_id: str, me: Player) -> dict[str, Any]:
         """Every position of a finished game, for the viewer."""
         return replay_view(finished(game_id, me))
@@ -385,7 +397,12 @@ def create_app(
             raise Refused(409, "game_not_over", "a game is analysed once it is over")
         return stored
 
-    @app.post("/api/games/{game_id}/analysis", dependencies=[limit("analyses", "analyses")])
+    @app.post(
+        "/api/games/{game_id}/analysis",
+        dependencies=[limit("analyses", "analyses")],
+        response_model=None,
+        responses={**answers(AnalysisView), **answers(AnalysisView, 202)},
+    )
     async def start_analysis(game_id: str, me: Player, response: Response) -> dict[str, Any]:
         """Start the analysis of a finished game, or answer the one running or done."""
         stored = analysable(game_id, me)
@@ -398,14 +415,16 @@ def create_app(
         response.status_code = 202 if view["state"] == "running" else 200
         return view
 
-    @app.get("/api/games/{game_id}/analysis")
+    @app.get("/api/games/{game_id}/analysis", response_model=None, responses=answers(AnalysisView))
     async def get_analysis(game_id: str, me: Player) -> dict[str, Any]:
         """How the analysis of a finished game is going: ``none`` if nobody asked yet."""
         analysable(game_id, me)
         job = analysts.get(game_id)
         return {"state": "none"} if job is None else job.view()
 
-    @app.delete("/api/games/{game_id}/analysis")
+    @app.delete(
+        "/api/games/{game_id}/analysis", response_model=None, responses=answers(AnalysisView)
+    )
     async def cancel_analysis(game_id: str, me: Player) -> dict[str, Any]:
         """Stop an analysis this player asked for (its worker process stops)."""
         analysable(game_id, me)
@@ -443,7 +462,7 @@ def create_app(
 
     add_transfer_routes(app, identity, limit, player)
 
-    @app.put("/api/me/nickname")
+    @app.put("/api/me/nickname", response_model=None, responses=answers(NicknameView))
     async def set_nickname(body: NicknameIn, me: Player) -> dict[str, Any]:
         return {"nickname": store.set_nickname(me, body.nickname)}
 
@@ -473,7 +492,7 @@ def create_app(
         app, store, hub, player, identity.socket_player, day, hinting
     )
 
-    @app.get("/api/examples")
+    @app.get("/api/examples", response_model=None, responses=answers(ExamplesView))
     async def examples() -> dict[str, Any]:
         """The rules pages' worked examples, played out by the core."""
         return examples_view()

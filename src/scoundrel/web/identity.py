@@ -37,6 +37,7 @@ from scoundrel.store.identity import BadCode, Identities
 
 from .guard import AnswerHeaders, Scope
 from .limits import Buckets, client_address
+from .schemas import TransferCode, Transferred, answers
 
 PLAYER_COOKIE = "scoundrel_player"
 YEAR = 365 * 24 * 3600
@@ -202,12 +203,22 @@ def add_transfer_routes(app: FastAPI, identity: Identity, limit: Any, player: An
     """``POST /api/me/transfer`` and ``POST /api/me/transfer/claim``. ``limit(kind, what)``
     makes a rate-limit dependency; ``player`` is the dependency that makes a writer's row."""
 
-    @app.post("/api/me/transfer", status_code=201)
+    @app.post(
+        "/api/me/transfer",
+        status_code=201,
+        response_model=None,
+        responses=answers(TransferCode, 201),
+    )
     async def make_transfer(me: str = Depends(player)) -> dict[str, Any]:
         """A one-time code that carries your records to another device (15 minutes)."""
         return identity.make_code(me)
 
-    @app.post("/api/me/transfer/claim", dependencies=[limit("claims", "transfer codes tried")])
+    @app.post(
+        "/api/me/transfer/claim",
+        dependencies=[limit("claims", "transfer codes tried")],
+        response_model=None,
+        responses=answers(Transferred),
+    )
     async def claim_transfer(body: ClaimIn, request: Request, me: Visitor) -> dict[str, Any]:
         """Become the player who made the code; this device's games go with you."""
         code = normal_code(body.code)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 Status = Literal["playing", "won", "lost", "closed"]
 """In play, or how it ended: ``closed`` is an attempt at the dungeon of a day that ended
@@ -133,6 +133,79 @@ class MeView(View):
     nickname: str | None
     stats: list[dict[str, Any]]
     history: list[dict[str, Any]]
+
+
+class RecordView(View):
+    """A game's record (N3): its rules, its whole deck and its moves."""
+
+    format: Literal["scoundrel-record/1"]
+    ruleset: Literal["solo", "coop"]
+    options: dict[str, str | bool | int]
+    deck: str = Field(description="every card, top of the dungeon first (N1)")
+    moves: str = Field(description="the moves in notation, space-separated (N2)")
+
+
+class PositionView(View):
+    """One position of a game, as a player saw it."""
+
+    status: Literal["playing", "won", "lost"]
+    score: int | None
+    heroes: list[HeroView]
+    room: list[str]
+    legal: list[LegalMove]
+
+
+class ReplayView(View):
+    """A finished game with every position, for the viewer."""
+
+    id: str
+    mode: Literal["random", "daily", "archive"]
+    ruleset: Literal["solo", "coop"]
+    moves: list[str]
+    record: RecordView
+    steps: list[PositionView] = Field(min_length=1)
+
+
+class AnalysisView(View):
+    """How the analysis of a finished game goes: ``none`` (nobody asked), ``running``
+    (with its ``stage`` and ``nodes``), ``done`` (with its ``result``), ``cancelled`` or
+    ``failed`` (with a ``reason``)."""
+
+    state: Literal["none", "running", "done", "cancelled", "failed"]
+    stage: str | None = None
+    nodes: int | None = None
+    result: dict[str, Any] | None = None
+    reason: str | None = None
+
+
+class NicknameView(View):
+    nickname: str = Field(min_length=1, max_length=24)
+
+
+class TransferCode(View):
+    """A one-time code that carries a player's records to another device."""
+
+    code: str = Field(pattern=r"^[0-9A-Z]{5}-[0-9A-Z]{5}$")
+    expires_at: str
+    minutes: int = Field(ge=1)
+
+
+class Transferred(View):
+    """What a claimed code did: the games moved to the player, and those kept apart."""
+
+    moved: int = Field(ge=0)
+    kept: int = Field(ge=0)
+
+
+class ExampleView(View):
+    ruleset: Literal["solo", "coop"]
+    steps: list[str]
+    positions: list[PositionView] = Field(min_length=1)
+    refused: dict[str, Any] | None
+
+
+class ExamplesView(RootModel[dict[str, ExampleView]]):
+    """Every worked example of the rules pages, by name, played out by the core."""
 
 
 def answers(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:

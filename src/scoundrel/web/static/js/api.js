@@ -176,6 +176,10 @@ function waitForServer() {
 export function toast(message, kind = "info") {
   const node = document.getElementById("toast");
   node.textContent = message;
+  // on a phone it shows at the top: below the navigation, which stays in reach
+  const header = document.querySelector("header.top");
+  const phone = window.matchMedia?.("(max-width: 640px)").matches;
+  node.style.top = phone && header ? `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px` : "";
   node.className = `show ${kind}`;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { node.className = ""; }, 4000);
