@@ -912,9 +912,10 @@ def test_a_game_from_a_file_says_so(keeper: Keeper) -> None:
 
 def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> None:
     """The terminal's day is the local date: an attempt at the day's dungeon still in play
-    when that day ends is closed as it stood. The next line says so and plays nothing,
-    a move after that is refused the same way, and the attempt is neither continued nor
-    counted as a day played (the server's cases are in tests/web/test_midnight.py)."""
+    when that day ends is closed as it stood. The next line says so and plays nothing, the
+    game is over from then on (a move is answered with what may be done), and the attempt
+    is neither continued nor counted as a day played (the server's cases are in
+    tests/web/test_midnight.py)."""
     days = [dt.date(2026, 11, 29)]
     keeper = Keeper(f"sqlite:///{tmp_path}/s.db", today=lambda: days[0])
     kept = keeper.start("daily", Rules.solo())
@@ -927,7 +928,11 @@ def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> None:
 
     session, console = plain(keeper, kept, lines())
     session.run()
-    assert console.flat.count("The day of this dungeon is over") == 2
+    flat = console.flat
+    assert flat.count("The day of this dungeon is over") == 1  # said once, when it happened
+    assert "The day ended before the dungeon did." in flat
+    assert flat.rstrip().endswith("new or quit. > Goodbye.")  # the last move: game over
+    assert "The game is kept" not in flat
     stored = keeper.store.load(kept.id)
     assert (stored.status, len(stored.moves), stored.score) == ("closed", 1, None)
     assert keeper.unfinished() is None
