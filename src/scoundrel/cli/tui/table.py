@@ -565,8 +565,8 @@ class TableScreen(Page):
 
     def action_choose(self, index: int) -> None:
         state = self.kept.state
-        if state.is_over:
-            self.say(self.words("term.game_over_keys"))
+        if self.kept.over:
+            self.say(self.over_keys())
             return
         room = state.observation(state.leader).room
         if index >= len(room):
@@ -590,8 +590,8 @@ class TableScreen(Page):
     def action_give(self) -> None:
         w = self.words
         state = self.kept.state
-        if state.is_over:
-            self.say(w("term.game_over_keys"))
+        if self.kept.over:
+            self.say(self.over_keys())
             return
         if len(state.heroes) == 1:
             self.say(w("term.give_solo"))
@@ -614,11 +614,11 @@ class TableScreen(Page):
         """W, B or Enter on the chosen card (after G: the partner's way)."""
         w = self.words
         state = self.kept.state
-        if state.is_over:
+        if self.kept.over:
             if how == "take":  # Enter on the end menu: its highlighted entry
                 self.query_one("#actions", Actions).action_select()
             else:
-                self.say(w("term.game_over_keys"))
+                self.say(self.over_keys())
             return
         if self.chosen is None:
             if how == "take" and len(state.legal_moves) == 1:  # Enter: the one move there is
@@ -646,9 +646,13 @@ class TableScreen(Page):
         refusal = self.kept.state.explain(token)
         return self.words.refusal(refusal) if refusal else self.words("toast.no_such_move")
 
+    def over_keys(self) -> str:
+        """What the keys of a game that is over do (an attempt its day closed: no analysis)."""
+        return self.words("error.daily_closed" if self.kept.closed else "term.game_over_keys")
+
     def action_flee(self) -> None:
-        if self.kept.state.is_over:
-            self.say(self.words("term.game_over_keys"))
+        if self.kept.over:
+            self.say(self.over_keys())
             return
         self.play("F")
 
