@@ -118,7 +118,8 @@ def measure(name: str, src: Path | None, seconds: float) -> None:
     print(f"{name}:", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = start_server(port, Path(folder) / "hints.sqlite3", src)
+        # one address, as players on one machine are: its limits count too
+        server = start_server(port, Path(folder) / "hints.sqlite3", src, one_address=True)
         try:
             base = f"http://127.0.0.1:{port}"
             quiet = None

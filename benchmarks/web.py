@@ -67,10 +67,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, db: Path, src: Path | None = None) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: Path, src: Path | None = None, one_address: bool = False
+) -> subprocess.Popen[bytes]:
     """``scoundrel serve`` on ``port``; from the source tree ``src`` if given (else the
-    installed package)."""
+    installed package). Every simulated player comes from this machine: unless
+    ``one_address``, the server is told it is behind a proxy (``SCOUNDREL_PROXY=1``), so
+    that each player has their limits and loopback has none, as many people behind a
+    proxy would."""
     env = dict(os.environ)
+    if not one_address:
+        env["SCOUNDREL_PROXY"] = "1"
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(src), *filter(None, [os.environ.get("PYTHONPATH")])]

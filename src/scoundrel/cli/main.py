@@ -605,7 +605,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         if args.workers == 1:
             app = create_app(  # migrates
-                url, daily_secret=secret, redis_url=args.redis, behind_proxy=args.proxy
+                url, daily_secret=secret, redis_url=args.redis, behind_proxy=args.proxy or None
             )
         else:
             connect(url).dispose()  # create or migrate the schema once, before the workers
