@@ -19,6 +19,9 @@ from typing import Any
 from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
 from scoundrel.store.games import GameStore, StoredGame
 
+#: The store's refusals of a change made on a position the game has left (another window).
+MOVED_ON = ("stale_position", "changed_meanwhile")
+
 #: The settings key under which the store keeps the terminal's player id.
 PLAYER_KEY = "terminal_player"
 

@@ -27,7 +27,7 @@ from scoundrel.core import IllegalMoveError, Kind, NotationError
 from scoundrel.store.games import StoreError
 
 from .effort import Effort
-from .keep import Keeper, KeptGame
+from .keep import MOVED_ON, Keeper, KeptGame
 from .main import EXIT_INTERRUPTED
 from .words import Words
 
@@ -294,13 +294,16 @@ class PlainGame:
     def refused(self, error: StoreError) -> None:
         """A refusal of the store; if another window moved meanwhile, the game as it
         stands."""
-        if error.reason in ("stale_position", "changed_meanwhile"):
-            assert self.kept is not None
+        assert self.kept is not None
+        if error.reason in MOVED_ON:
             with contextlib.suppress(StoreError):
                 self.kept.refresh()
             self.write(self.words("term.changed_elsewhere"))
             self.show()
             return
+        if error.reason == "daily_closed":  # shown as closed from now on, as the table does
+            with contextlib.suppress(StoreError):
+                self.kept.refresh()
         self.write(self.words(f"error.{error.reason}"))
 
     def leave(self) -> None:

@@ -792,7 +792,7 @@ class GameStore:
         stored = self.owned(game_id, player_id, fresh=False)
         if stored.online and not seated:
             raise Conflict(AT_A_TABLE, reason="at_a_table")
-        self._still_today(stored)
+        self.still_today(stored)
         stored = self._as_seen(stored, after, undos)
         game_id = stored.id
         state = self.state(stored).apply(move)
@@ -820,7 +820,7 @@ class GameStore:
         self._remember(game_id, moves, state)
         return self._keep(played), state
 
-    def _still_today(self, stored: StoredGame) -> None:
+    def still_today(self, stored: StoredGame) -> None:
         """Refuse to go on with an attempt at the dungeon of a day that is over (closing
         it, if nobody has yet): whoever finished that day's dungeon may show its deck now,
         and the leaderboard of a day ranks only what was played that day."""
@@ -901,7 +901,7 @@ class GameStore:
         With ``after`` and ``undos`` (as for :meth:`play`) the hint is counted only if the
         game still stands where the player asked for it (else ``stale_position``)."""
         stored = self.owned(game_id, player_id, fresh=False)
-        self._still_today(stored)
+        self.still_today(stored)
         stored = self._as_seen(stored, after, undos)
         where = [games.c.id == stored.id, games.c.status == "playing"]
         if after is not None:

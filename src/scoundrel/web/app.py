@@ -29,7 +29,7 @@ from scoundrel.core import ALL_CARDS
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
 from scoundrel.store import Conflict, Forbidden, GameStore, StoredGame, connect, warm
 from scoundrel.store.database import now
-from scoundrel.store.games import AT_A_TABLE, DAY_OVER, STALE, seen
+from scoundrel.store.games import AT_A_TABLE, STALE, seen
 
 from .analysis import Analyses
 from .assets import Assets
@@ -363,8 +363,7 @@ def create_app(
         ``after`` and ``undos`` name the position the page shows: a hint asked for on a
         position the game has left is refused (409 ``stale_position``), and not counted."""
         stored = store.owned(game_id, me)
-        if stored.closed:
-            raise Conflict(DAY_OVER, reason="daily_closed")
+        store.still_today(stored)  # no hint for an attempt its day closed
         if stored.is_over:
             raise Refused(409, "game_over", "the game is over: no more hints", "hints_over")
         if stored.online:

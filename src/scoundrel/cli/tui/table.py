@@ -35,12 +35,11 @@ from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation
 from scoundrel.core.kernel import MAX_HEALTH
 from scoundrel.store.games import StoreError
 
-from ..keep import KeptGame
+from ..keep import MOVED_ON, KeptGame
 from ..words import Words
 from .app import ListDialog, Page, app_of, words_of
 
 #: Refusals of the store that mean another window changed the game: show it as it stands.
-MOVED_ON = ("stale_position", "changed_meanwhile")
 #: How often the table looks whether another window changed its game (seconds).
 LOOK_EVERY = 1.0
 #: The smallest terminals the table fits in whole (see tests/cli/fitting.py): alone, and
