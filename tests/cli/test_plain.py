@@ -182,10 +182,10 @@ def test_a_whole_game_then_save_replays_to_the_same_state(
     assert "The dungeon is cleared!" in console.text
     assert f"  Score: {game.state.score}" in console.written
     if rules.coop_game:
-        assert "Hero 1 (leads): 20 / 20; No weapon: bare hands only" in console.written
+        assert "Hero 1 (leads): 20 / 20 · No weapon: bare hands" in console.written
         assert "Hero 1 chooses:" in console.written and "Hero 2: 20 / 20" in console.text
     else:
-        assert "You: 20 / 20; No weapon: bare hands only" in console.written
+        assert "You: 20 / 20 · No weapon: bare hands" in console.written
         assert "Your moves:" in console.written
     assert "Saved the record to game.json. Replay it with: scoundrel replay game.json" in (
         console.flat
@@ -802,7 +802,7 @@ def test_plain_game_in_a_real_process_then_load(tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["data", "p.json"]
     resumed = play("--plain", "--load", "p.json", stdin="quit\n", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert "You: 19 / 20; weapon 10♦ [J♣]: Usable below 11" in resumed.stdout
+    assert "You: 19 / 20 · weapon 10♦ [J♣]: Usable below 11" in resumed.stdout
     assert "Continue it?" not in resumed.stdout  # --load names its game
     assert resumed.stdout.rstrip().endswith("Goodbye.")
 

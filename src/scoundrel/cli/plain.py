@@ -140,7 +140,7 @@ class PlainGame:
         state = self.kept.state
         seen = state.observation(state.leader)
         self.write("")
-        self.write(f"{w('app.name')}: {w.rules_line(state.rules)}")
+        self.write(w.labelled(w("app.name"), w.rules_line(state.rules)))
         many = len(seen.heroes)
         for number, hero in enumerate(seen.heroes, start=1):
             name = w.hero(number, many)
@@ -153,20 +153,22 @@ class PlainGame:
                 weapon = w.card(hero.weapon)
                 if hero.stack:
                     weapon += " [" + w.cards(hero.stack) + "]"
-                parts.append(f"{w('kind.weapon')} {weapon}: {w.weapon(hero, state.rules)}")
+                parts.append(
+                    w.labelled(f"{w('kind.weapon')} {weapon}", w.weapon(hero, state.rules))
+                )
             if hero.potion_used:
                 parts.append(w("hero.potion_used"))
-            self.write(f"{name}: " + "; ".join(parts))
+            self.write(w.labelled(name, w.sep.join(parts)))
         room = w.cards(seen.room)
         label = w("table.final_room") if seen.final_room else w("table.room")
-        self.write(f"{label}: {room}".rstrip())
+        self.write(w.labelled(label, room).rstrip())
         dungeon = w("table.dungeon_pile", n=seen.dungeon_count)
         counts = seen.unseen_counts
         unseen = [
             w(f"count.{kind.value}", n=sum(counts[kind].values())) for kind in Kind if counts[kind]
         ]
         if unseen:
-            dungeon += "; " + w("table.left_list", kinds=", ".join(unseen))
+            dungeon += w.sep + w("table.left_list", kinds=", ".join(unseen))
         self.write(dungeon)
         if seen.known_bottom:
             self.write(w("table.bottom", cards=w.cards(seen.known_bottom)))
@@ -181,7 +183,7 @@ class PlainGame:
             breakdown = state.score_breakdown()
             if breakdown is not None:
                 for label, points in w.score_lines(breakdown):
-                    self.write(f"  {label}: {points}")
+                    self.write("  " + w.labelled(label, str(points)))
             self.write(w("term.over_commands"))
             return
         if many > 1:
@@ -224,7 +226,7 @@ class PlainGame:
             w = self.words
             moves = len(waiting.game.moves)
             summary = w.summary(waiting.mode, waiting.date, waiting.state.rules, moves)
-            self.write(w("term.waiting_title") + ": " + summary)
+            self.write(w.labelled(w("term.waiting_title"), summary))
             question = w("term.continue_question") + " "
             for _ in range(UNCLEAR_ANSWERS):
                 answer = self.read(question).strip().lower()

@@ -96,6 +96,15 @@ class Words:
     def cards(self, cards: Iterable[Card | str]) -> str:
         return " ".join(self.card(card) for card in cards)
 
+    def labelled(self, label: str, value: str) -> str:
+        """``Room: 7♦ K♠``: a label and what it names, with the language's punctuation
+        (French puts a non-breaking space before the colon)."""
+        return self("app.labelled", label=label, value=value)
+
+    def label(self, label: str) -> str:
+        """``Room: ``: a label before what it names, drawn apart (in its own style)."""
+        return self.labelled(label, "")
+
     def rank(self, value: int) -> str:
         return RANKS.get(value, str(value))
 
@@ -135,7 +144,7 @@ class Words:
                 parts.append(self(f"option.{name}"))
         if rules.coop_game and rules.first_leader != 1:
             parts.append(
-                f"{self('option.first_leader')}: {self('hero.name', n=rules.first_leader)}"
+                self.labelled(self("option.first_leader"), self("hero.name", n=rules.first_leader))
             )
         return ", ".join(parts)
 

@@ -66,7 +66,7 @@ class NewGameScreen(Screen[None]):
                     w("option.silent_leader"), value=rules.silent_leader, id="silent_leader"
                 )
                 yield Checkbox(
-                    f"{w('option.first_leader')}: {w('hero.name', n=2)}",
+                    w.labelled(w("option.first_leader"), w("hero.name", n=2)),
                     value=rules.first_leader == 2,
                     id="first_leader",
                 )

@@ -62,12 +62,14 @@ class RecordsScreen(ScrollingPage):
                     (w("records.streak"), str(row["streak"])),
                     (w("records.longest_streak"), str(row["longest_streak"])),
                 ]
-                blocks.append("  " + " · ".join(f"{name}: {value}" for name, value in figures))
+                blocks.append(
+                    "  " + " · ".join(w.labelled(name, str(value)) for name, value in figures)
+                )
                 blocks.append("\n")
             table.update(blocks)
             streak = keeper.streak("solo")
             self.query_one("#streak", Static).update(
-                f"{w('mode.daily')}: {w('daily.streak')} {streak['streak']} · "
+                w.label(w("mode.daily")) + f"{w('daily.streak')} {streak['streak']} · "
                 f"{w('daily.best_streak')} {streak['best_streak']} · "
                 f"{w('daily.days_played')} {streak['played']}"
             )

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scoundrel.core import State
+from scoundrel.core import MAX_HEALTH, State
 from scoundrel.core.examples import EXAMPLES, SECTIONS, Example, played
 
 from .app import ScrollingPage, words_of
@@ -52,8 +52,8 @@ class ExampleBox(Static, can_focus=True):
             name = w.hero(number, len(seen.heroes))
             weapon = w.card(hero.weapon) if hero.weapon else "-"
             stack = (" ← " + w.cards(hero.stack)) if hero.stack else ""
-            text.append(f"{name}: {hero.health}/20 · {weapon}{stack}\n")
-        text.append(f"{w('table.room')}: ", style="bold")
+            text.append(w.labelled(name, f"{hero.health}/{MAX_HEALTH} · {weapon}{stack}") + "\n")
+        text.append(w.label(w("table.room")), style="bold")
         for card in seen.room:
             colour = "red" if card.suit in ("D", "H") else ""
             text.append(w.card(card) + " ", style=f"bold {colour}")
@@ -70,7 +70,7 @@ class ExampleBox(Static, can_focus=True):
             text.append(w("rules.example_start"))
         else:
             token = steps[self.step - 1]
-            text.append(w("rules.step", n=self.step, total=len(steps)) + ": ", style="bold")
+            text.append(w.label(w("rules.step", n=self.step, total=len(steps))), style="bold")
             text.append(w.move(token))
         if self.step == len(steps) and self.refusal is not None and self.example.refused:
             text.append("\n✕ " + w("rules.refused", move=w.move(self.example.refused)) + " ")

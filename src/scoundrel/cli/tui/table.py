@@ -67,14 +67,21 @@ def health_bar(health: int, width: int, ascii_only: bool) -> Text:
 
 def card_face(card: Card, words: Words, number: int | None, width: int = 9, rows: int = 4) -> Text:
     """A card's face in ``width`` columns and ``rows`` lines: its rank and suit, what it
-    is and its value, its key. The kind is left out, never cut, where it does not fit (the
-    suit says it too)."""
+    is and its value, its key. Where the kind does not fit, its short form (``Trank`` for
+    ``Heiltrank``); neither is ever cut, and where even the short form does not fit the
+    kind is left out (the suit says it too)."""
     rank = words.rank(card.value) if card.suit else "★"
     suit = (card.suit or "*") if words.ascii_only else card.symbol[-1]
     if words.ascii_only and not card.suit:
         rank = "*"
-    kind = words("kind." + card.kind.value)
-    kind = kind if len(kind) <= width else ""
+    kind = next(
+        (
+            kind
+            for kind in (words("kind." + card.kind.value), words("kind_short." + card.kind.value))
+            if len(kind) <= width
+        ),
+        "",
+    )
     key = f"[{number}]" if number is not None else ""
     value = str(card.value)
     face = Text(no_wrap=True, overflow="crop")
@@ -447,7 +454,7 @@ class TableScreen(Page):
         breakdown = state.score_breakdown()
         if breakdown is not None:
             for label, points in w.score_lines(breakdown):
-                text.append(f"\n  {label}: {points}")
+                text.append("\n  " + w.labelled(label, str(points)))
         return text
 
     def draw_advice(self) -> None:

@@ -11,7 +11,7 @@ export async function start(main) {
   catch (error) { main.append(el("h1", t("replay.title")), el("p", error.message, "lead")); return; }
   const heading = data.mode === "daily" ? t("mode.daily_on", { date: dayName(data.daily_date) })
     : data.mode === "archive" ? t("mode.archive_on", { date: dayName(data.daily_date) }) : t("mode.random");
-  main.append(el("h1", `${t("replay.title")}: ${heading} · ${t(`ruleset.${data.ruleset}`)}`));
+  main.append(el("h1", t("app.labelled", { label: t("replay.title"), value: `${heading} · ${t(`ruleset.${data.ruleset}`)}` })));
   const stage = el("div", undefined, "replay-stage");
   const caption = el("p", undefined, "replay-caption");
   caption.setAttribute("aria-live", "polite");

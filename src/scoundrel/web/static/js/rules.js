@@ -32,10 +32,10 @@ function exampleElement(name, example) {
     stage.replaceChildren(positionElement(position, { weapon: example.ruleset === "coop" ? "lenient" : "strict", showDungeon: false }));
     if (step === 0) caption.textContent = t("rules.example_start");
     else {
-      const hero = example.positions[step].heroes.map((h, i) => example.ruleset === "coop" ? `${t("hero.name", { n: i + 1 })}: ${h.health}` : t("hero.health_value", { health: h.health })).join(", ");
+      const hero = example.positions[step].heroes.map((h, i) => example.ruleset === "coop" ? t("app.labelled", { label: t("hero.name", { n: i + 1 }), value: h.health }) : t("hero.health_value", { health: h.health })).join(", ");
       const token = example.steps[step - 1];
       const mark = token.endsWith("/w") ? " ✓" : "";
-      caption.textContent = `${t("rules.step", { n: step, total: last })}: ${moveText(token)}${mark} → ${hero}`;
+      caption.textContent = t("app.labelled", { label: t("rules.step", { n: step, total: last }), value: `${moveText(token)}${mark} → ${hero}` });
     }
     if (step === last && example.refused) {
       caption.textContent += ". ✕ " + t("rules.refused", { move: moveText(example.refused.move) }) + " " + refusalText(example.refused);
