@@ -7,13 +7,15 @@ six languages (:mod:`tests.cli.fitting` says what "whole" means)."""
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 
 from scoundrel.cli.keep import Keeper
 from scoundrel.cli.tui import ScoundrelApp
 from scoundrel.cli.tui.app import Setup, TooSmallScreen
-from scoundrel.cli.tui.table import SMALLEST_COOP, SMALLEST_SOLO, TableScreen
+from scoundrel.cli.tui.table import SMALLEST_COOP, SMALLEST_SOLO, HeroPanel, TableScreen
 from scoundrel.cli.words import Words
-from scoundrel.core import Rules
+from scoundrel.core import Card, Rules
+from scoundrel.core.state import Hero
 from scoundrel.i18n import LANGUAGES
 
 from .fitting import cut, positions
@@ -122,3 +124,39 @@ async def test_the_layout_follows_the_width(keeper: Keeper) -> None:
         log = screen.query_one("#log")
         assert log.display and log.region.x >= room.region.right
         assert "Hero 1 flees the room" in str(screen.query_one("#log-text").render())
+
+
+#: Heroes whose panels are as tall as panels get: the longest stack a strict weapon can
+#: hold (every rank from the ace down), its potion drunk; and a fallen hero.
+LONGEST_STACK = tuple(Card(f"{rank}{'SC'[n % 2]}") for n, rank in enumerate("AKQJT98765432"))
+WORST = (
+    Hero(health=3, weapon=Card("TD"), stack=LONGEST_STACK, potion_used=True, reach=2),
+    Hero(health=-9, weapon=Card("9D"), stack=LONGEST_STACK[:6], potion_used=True, reach=8),
+)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_coop_side_panel_fits_24_rows(keeper: Keeper, lang: str) -> None:
+    """Issue 36 item 3: the dungeon and both heroes, at their tallest (known cards under
+    the dungeon after a flee, the longest weapon stacks, a fallen hero), fit beside the room
+    at 80×24 and above it at 56×32 in every language, none of their lines cut."""
+    app = ScoundrelApp(keeper, Words(lang), start=Setup(rules=Rules.coop(), seed=5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        screen.looking.pause()
+        await pilot.press("f")  # four known cards under the dungeon
+        for size in [(80, 24), (56, 32), (120, 24)]:
+            await pilot.resize_terminal(*size)
+            for number, hero in enumerate(WORST, start=1):
+                panel = screen.query_one(f"#hero-{number}", HeroPanel)
+                panel.show(hero, panel.seen)  # type: ignore[arg-type]
+            await pilot.pause()
+            assert cut(screen) == [], (lang, size)
+            for name in ("#dungeon", "#hero-1", "#hero-2"):
+                widget = screen.query_one(name)
+                shown = getattr(widget, "put_content", None) or widget.render()
+                assert isinstance(shown, Text)
+                lines = shown.wrap(app.console, widget.content_size.width)
+                assert len(lines) <= widget.content_size.height, (lang, size, name, lines)
