@@ -71,23 +71,31 @@ class Terminal:
     """``python -m scoundrel ARGS`` on a pseudo-terminal of ``columns`` × ``rows``."""
 
     def __init__(
-        self, tmp_path: Path, args: list[str], plant: str = "none", term: str = "xterm-256color"
+        self,
+        tmp_path: Path,
+        args: list[str],
+        plant: str = "none",
+        term: str = "xterm-256color",
+        command: list[str] | None = None,
+        environ: dict[str, str] | None = None,
     ) -> None:
-        plants = tmp_path / f"plant-{plant}"
-        plants.mkdir(exist_ok=True)
-        (plants / "sitecustomize.py").write_text(textwrap.dedent(PLANTS[plant]))
+        """``command`` (this checkout's ``python -m scoundrel`` by default) with ``args``, in
+        ``environ`` (else this one, with ``plant``'s sitecustomize first on the path)."""
         self.data = tmp_path / "data"
-        env = {
-            **os.environ,
-            "XDG_DATA_HOME": str(self.data),
-            "TERM": term,
-            "LANG": "C.UTF-8",
-            "PYTHONPATH": os.pathsep.join([str(plants), *sys.path]),
-        }
+        if environ is None:
+            plants = tmp_path / f"plant-{plant}"
+            plants.mkdir(exist_ok=True)
+            (plants / "sitecustomize.py").write_text(textwrap.dedent(PLANTS[plant]))
+            environ = {
+                **os.environ,
+                "XDG_DATA_HOME": str(self.data),
+                "PYTHONPATH": os.pathsep.join([str(plants), *sys.path]),
+            }
+        env = {**environ, "TERM": term, "LANG": "C.UTF-8"}
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "scoundrel", *args],
+            [*(command or [sys.executable, "-m", "scoundrel"]), *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

@@ -30,11 +30,11 @@ def write_log(error: BaseException, command: str, now: _dt.datetime | None = Non
     """Write ``error``'s traceback, with what the program and machine were, to a new file
     in :func:`log_folder` (else the system's temporary folder); its path, or None if no
     file could be written anywhere."""
-    from scoundrel import __version__
+    from scoundrel import DISTRIBUTION, __version__
 
     stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
     lines = [
-        f"scoundrel {__version__}: an unexpected error in `scoundrel {command}`",
+        f"{DISTRIBUTION} {__version__}: an unexpected error in `scoundrel {command}`",
         f"time: {_dt.datetime.now(_dt.UTC).isoformat(timespec='seconds')}",
         f"python: {sys.version.split()[0]} on {platform.platform()}",
         f"command line: {' '.join(sys.argv)}",

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scoundrel import __version__
+from scoundrel import DISTRIBUTION, __version__
 from scoundrel.core import (
     Game,
     OptionError,
@@ -668,7 +668,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 done, 1 a record the rules do not allow, 2 bad input, "
         "130 interrupted (Ctrl+C).",
     )
-    parser.add_argument("--version", action="version", version=f"scoundrel {__version__}")
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser(
