@@ -157,6 +157,7 @@ class Analyses:
         best_seconds: float | None = BEST_SECONDS,
         per_player: int = 2,
         context: Literal["spawn", "forkserver"] = "spawn",
+        grace: float = GRACE_SECONDS,
     ) -> None:
         self._context: SpawnContext | ForkServerContext = (
             multiprocessing.get_context("forkserver")
@@ -171,6 +172,8 @@ class Analyses:
         self.megabytes = megabytes
         self.best_seconds = best_seconds
         self.per_player = per_player
+        #: how long a cancelled worker has to stop on its own before it is terminated
+        self.grace = grace
         self._closed = False
 
     def get(self, key: str) -> Job | None:
@@ -221,7 +224,7 @@ class Analyses:
             jobs = list(self._jobs.values())
         for job in jobs:
             self.cancel(job.key)
-        deadline = time.monotonic() + 2 * GRACE_SECONDS + 1
+        deadline = time.monotonic() + 2 * self.grace + 1
         for job in jobs:
             job.ended.wait(max(0.0, deadline - time.monotonic()))
 
@@ -299,7 +302,7 @@ class Analyses:
                         job.cancel.set()
                 if job.cancel.is_set():
                     cancelled_at = cancelled_at or time.monotonic()
-                    if time.monotonic() - cancelled_at > GRACE_SECONDS:
+                    if time.monotonic() - cancelled_at > self.grace:
                         process.terminate()  # it did not notice: stop it the hard way
                         message = ("cancelled", None)
                         break
@@ -307,8 +310,8 @@ class Analyses:
             pass
         finally:
             receive.close()
-        process.join(GRACE_SECONDS)
+        process.join(self.grace)
         if process.is_alive():  # pragma: no cover - sent its answer but hangs on
             process.terminate()
-            process.join(GRACE_SECONDS)
+            process.join(self.grace)
         return message
