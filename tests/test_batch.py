@@ -606,7 +606,7 @@ def test_bench_batch_without_numba(
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
     monkeypatch.delitem(sys.modules, "scoundrel.batch")
     assert main(["bench", "--games", "5", "--batch", "4"]) == 2
-    assert "pip install 'scoundrel[fast]'" in capsys.readouterr().err
+    assert "pip install 'scoundrel-cards[fast]'" in capsys.readouterr().err
 
 
 def test_statuses_are_the_core_statuses() -> None:

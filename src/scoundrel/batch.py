@@ -44,8 +44,8 @@ try:
     import numpy as np
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(
-        f"scoundrel.batch needs the fast extra: pip install 'scoundrel[fast]' (Numba, NumPy): "
-        f"{error}"
+        "scoundrel.batch needs the fast extra: pip install 'scoundrel-cards[fast]' "
+        f"(Numba, NumPy): {error}"
     ) from error
 from numpy.typing import NDArray
 

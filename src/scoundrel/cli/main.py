@@ -276,8 +276,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             if isinstance(error, ModuleNotFoundError) and error.name not in ("numba", "numpy"):
                 raise
             raise UsageError(
-                f"--batch needs Numba and NumPy, the fast extra: pip install 'scoundrel[fast]' "
-                f"({error})"
+                "--batch needs Numba and NumPy, the fast extra: "
+                f"pip install 'scoundrel-cards[fast]' ({error})"
             ) from None
         result = play_batch(rules, args.games, args.seed, batch)
     else:
@@ -591,7 +591,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             import redis  # noqa: F401
         except ImportError:
             raise UsageError(
-                "--redis needs the redis package: pip install 'scoundrel[scale]'"
+                "--redis needs the redis package: pip install 'scoundrel-cards[scale]'"
             ) from None
     url = args.db or default_url()
     # a client's address is the connection's, unless a proxy the operator names forwards it
@@ -641,6 +641,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         **options,
     )
+    return 0
+
+
+DB_HELP = """\
+Back up the game store, or restore it from a backup. A SQLite store is copied with
+SQLite's online backup API, a PostgreSQL one with pg_dump (PostgreSQL's client programs:
+pg_dump, pg_restore, psql). A backup may be taken while the server runs; stop the server
+before a restore (a store in use is refused). After a restore the store is migrated to
+this version's schema, as the server does at start.
+"""
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from scoundrel.store import default_url
+    from scoundrel.store.backup import BackupError, backup, restore
+
+    if args.action is None:
+        raise UsageError("say what to do: scoundrel db backup FILE, or scoundrel db restore FILE")
+    url = args.db or default_url()
+    try:
+        if args.action == "backup":
+            print(backup(url, args.file, force=args.force).line())
+        else:
+            print(restore(args.file, url, force=args.force).line(restored=True))
+    except BackupError as error:
+        raise UsageError(f"{args.action}: {error}") from None
     return 0
 
 
@@ -727,6 +753,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --proxy: the proxies' addresses, comma-separated ('*': any) (127.0.0.1)",
     )
     serve.set_defaults(func=cmd_serve)
+
+    db = commands.add_parser(
+        "db",
+        help="back up the game store, or restore it",
+        description=DB_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = db.add_subparsers(dest="action", metavar="ACTION")
+    for action, text, file_help in (
+        (
+            "backup",
+            "write a backup of the store to FILE (the server may be running)",
+            "the backup to write (refused if it exists, unless --force)",
+        ),
+        (
+            "restore",
+            "replace the store with the backup in FILE (stop the server first)",
+            "a backup written by scoundrel db backup",
+        ),
+    ):
+        each = actions.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        each.add_argument("file", metavar="FILE", help=file_help)
+        each.add_argument(
+            "--db",
+            metavar="URL",
+            help="SQLAlchemy database URL (default: SQLite in your data folder)",
+        )
+        each.add_argument(
+            "--force",
+            action="store_true",
+            help="replace an existing FILE"
+            if action == "backup"
+            else "replace a store that has games",
+        )
+    db.set_defaults(func=cmd_db, action=None)
 
     deal = commands.add_parser("deal", help="write a new record with no moves")
     _add_deal_options(deal)
