@@ -193,13 +193,18 @@ def test_no_file_points_outside_the_repository() -> None:
     assert not found, "paths outside the repository:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize(
-    "document", ["README.md", "CONTRIBUTING.md", "docs/rules.md", "docs/architecture.md"]
-)
+#: Links inline, ``[text](target)``, and reference definitions, ``[name]: target``.
+LINK = re.compile(r"\]\(([^)\s]+)\)|^ {0,3}\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
+DOCUMENTS = ["README.md", "CONTRIBUTING.md"]
+DOCUMENTS += sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
 def test_relative_links_resolve_inside_the_repository(document: str) -> None:
     path = ROOT / document
     broken = []
-    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
+    text = path.read_text(encoding="utf-8")
+    for target in (inline or defined for inline, defined in LINK.findall(text)):
         if re.match(r"[a-z][a-z0-9+.-]*:|#", target):
             continue  # a web address or an anchor on the same page
         linked = (path.parent / target.split("#")[0]).resolve()
