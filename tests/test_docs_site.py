@@ -141,5 +141,7 @@ def test_the_site_builds_with_strict(tmp_path: Path) -> None:
     # the API reference was rendered from the docstrings, and CONTRIBUTING.md was included
     library = (site / "library" / "index.html").read_text(encoding="utf-8")
     assert 'id="scoundrel.Game"' in library and 'id="scoundrel.solver.solve"' in library
+    # the docstrings' Sphinx roles (:class:`State`) are shown as names, not as written
+    assert not re.search(r":[a-z]+:<code>", library)
     contributing = (site / "contributing" / "index.html").read_text(encoding="utf-8")
     assert "Rules and rule ids" in contributing and "--8&lt;--" not in contributing
