@@ -26,7 +26,7 @@ def contracts() -> dict[str, dict[str, Any]]:
 
 def test_the_contracts_are_the_layers() -> None:
     found = contracts()
-    assert set(found) == {"core", "solver", "rl", "batch", "store", "interfaces"}
+    assert set(found) == {"core", "solver", "rl", "batch", "store", "interfaces", "cli-main"}
     # the core may import nothing else of scoundrel: every other module of the package,
     # including one added later, has to be on its forbidden list
     siblings = {
@@ -63,6 +63,17 @@ def test_the_contracts_are_the_layers() -> None:
     assert set(interfaces["modules"]) == {"scoundrel.web", "scoundrel.cli"}
     # the one crossing: the command line's `serve` starts the web server
     assert interfaces["ignore_imports"] == ["scoundrel.cli.main -> scoundrel.web.app"]
+    # the command line starts the games and the games never import it: every other module
+    # of scoundrel.cli, including one added later, is on the list
+    cli = PACKAGE / "cli"
+    others = {
+        f"scoundrel.cli.{path.stem}"
+        for path in cli.iterdir()
+        if (path.suffix == ".py" and path.stem not in ("__init__", "main"))
+        or (path.is_dir() and (path / "__init__.py").exists())
+    }
+    assert set(found["cli-main"]["source_modules"]) == others
+    assert found["cli-main"]["forbidden_modules"] == ["scoundrel.cli.main"]
 
 
 def _lint_imports() -> str | None:

@@ -15,8 +15,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-EXIT_SOFTWARE = 70
-"""Exit status after an unexpected error (a defect of the program, logged)."""
+from .leaving import EXIT_SOFTWARE
 
 
 def log_folder() -> Path:

@@ -13,7 +13,6 @@ import os
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -40,16 +39,15 @@ if TYPE_CHECKING:
 from scoundrel.i18n import LANGUAGES
 
 from . import crash
+from .leaving import (
+    EXIT_ILLEGAL,
+    EXIT_INTERRUPTED,
+    EXIT_SOFTWARE,
+    EXIT_USAGE,
+    on_leaving_signals,
+)
 from .render import analysis_text, outcome_text, position_text
 
-EXIT_ILLEGAL = 1
-"""Exit status of a record (or a move) the rules do not allow."""
-EXIT_USAGE = 2
-"""Exit status of bad input: flags, files that are not records, values out of range."""
-EXIT_SOFTWARE = crash.EXIT_SOFTWARE
-"""Exit status after an unexpected error, whose traceback went to a log file (70)."""
-EXIT_INTERRUPTED = 130
-"""Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
 #: Terminals the full-screen game cannot draw on: the line game is played there.
 PLAIN_TERMINALS = frozenset({"", "dumb", "unknown", "emacs"})
 
@@ -164,29 +162,6 @@ def _leave_now(words: Words) -> Callable[..., None]:
         os._exit(EXIT_INTERRUPTED)
 
     return leave
-
-
-def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> None:
-    """Call ``handler`` on SIGTERM and SIGHUP (where the system has them), at once.
-
-    Python runs a signal's handler between two steps of the main thread: a signal that
-    comes just before the game blocks reading its input would wait there for the next line.
-    So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which calls it,
-    whatever the main thread is doing (the full-screen game's handler, ``quiet``, is called
-    from that thread alone)."""
-    numbers = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
-    for number in numbers:
-        signal.signal(number, (lambda *_: None) if quiet else handler)
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-
-    def watch() -> None:
-        while True:
-            if numbers.intersection(os.read(read, 64)):  # Ctrl+C's byte is the loop's
-                handler()
-
-    threading.Thread(target=watch, name="signal-watcher", daemon=True).start()
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ from scoundrel.store.games import StoreError
 
 from .effort import Effort
 from .keep import MOVED_ON, Keeper, KeptGame
-from .main import EXIT_INTERRUPTED
+from .leaving import EXIT_INTERRUPTED
 from .words import Words
 
 WIDTH = 79  # an 80-column terminal shows every line unbroken

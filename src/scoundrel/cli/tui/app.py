@@ -40,7 +40,7 @@ from scoundrel.store.games import StoreError
 
 from ..effort import Effort
 from ..keep import Keeper, KeptGame
-from ..main import EXIT_INTERRUPTED, on_leaving_signals
+from ..leaving import EXIT_INTERRUPTED, on_leaving_signals
 from ..words import Words
 
 #: The smallest terminal any screen is laid out in (the table asks for more, see

@@ -1,0 +1,43 @@
+"""How the ``scoundrel`` command leaves: its exit statuses, and SIGTERM and SIGHUP heard
+at once. The command line (``main``), the line game and the full-screen game all import
+them from here, so that none of the games imports the command that starts it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable
+
+EXIT_ILLEGAL = 1
+"""Exit status of a record (or a move) the rules do not allow."""
+EXIT_USAGE = 2
+"""Exit status of bad input: flags, files that are not records, values out of range."""
+EXIT_SOFTWARE = 70
+"""Exit status after an unexpected error, whose traceback went to a log file
+(``EX_SOFTWARE`` of ``sysexits.h``)."""
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
+
+
+def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> None:
+    """Call ``handler`` on SIGTERM and SIGHUP (where the system has them), at once.
+
+    Python runs a signal's handler between two steps of the main thread: a signal that
+    comes just before the game blocks reading its input would wait there for the next line.
+    So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which calls it,
+    whatever the main thread is doing (the full-screen game's handler, ``quiet``, is called
+    from that thread alone)."""
+    numbers = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    for number in numbers:
+        signal.signal(number, (lambda *_: None) if quiet else handler)
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while True:
+            if numbers.intersection(os.read(read, 64)):  # Ctrl+C's byte is the loop's
+                handler()
+
+    threading.Thread(target=watch, name="signal-watcher", daemon=True).start()
