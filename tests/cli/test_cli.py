@@ -467,7 +467,7 @@ def test_sigterm_at_the_replace_question_ends_the_game_too(tmp_path: Path) -> No
 def test_the_line_game_counts_in_english() -> None:
     """Issue 12: "1 monster", "Dungeon: 1 card", and a score line of 0 without a sign."""
     from scoundrel.cli.render import counted, score_text
-    from scoundrel.core.state import Score
+    from scoundrel.core import Score
 
     assert (counted(1, "monster"), counted(2, "card"), counted(0, "potion")) == (
         "1 monster",

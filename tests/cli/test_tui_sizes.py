@@ -14,8 +14,7 @@ from scoundrel.cli.tui import ScoundrelApp
 from scoundrel.cli.tui.app import Setup, TooSmallScreen
 from scoundrel.cli.tui.table import SMALLEST_COOP, SMALLEST_SOLO, HeroPanel, TableScreen
 from scoundrel.cli.words import Words
-from scoundrel.core import Card, Rules
-from scoundrel.core.state import Hero
+from scoundrel.core import Card, Hero, Rules
 from scoundrel.i18n import LANGUAGES
 
 from .fitting import cut, positions

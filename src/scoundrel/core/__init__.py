@@ -12,6 +12,7 @@ from .errors import (
     NotationError,
     OptionError,
     RecordError,
+    Refusal,
     ReplayError,
     ScoundrelError,
 )
@@ -19,9 +20,10 @@ from .game import Game
 from .kernel import MAX_HEALTH
 from .moves import FLEE, Move, format_moves, parse_move, parse_moves
 from .observation import Observation
+from .position import Hero, Preview, Score, Status
 from .record import Record
 from .rules import Rules
-from .state import Hero, Playout, Preview, Refusal, Score, State, Status
+from .state import Playout, State
 
 __all__ = [
     "ALL_CARDS",

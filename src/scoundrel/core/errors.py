@@ -12,10 +12,21 @@ that. The subclasses separate the questions an interface has to answer different
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
-if TYPE_CHECKING:  # the state module imports this one
-    from .state import Refusal
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is not legal: a stable ``code`` (``game_over``, ``final_room``,
+    ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
+    ``no_weapon``, ``weapon_worn``), the ``rule`` id, an English ``text`` and the
+    ``params`` a translation needs (hero, card, weapon, last_kill, strict)."""
+
+    code: str
+    rule: str
+    text: str
+    params: dict[str, Any]
 
 
 class ScoundrelError(ValueError):
@@ -30,7 +41,7 @@ class IllegalMoveError(ScoundrelError):
     """A well-formed move that the rules do not allow in this position.
 
     ``move`` is the offending move and ``reason`` says which rule forbids it; ``refusal``
-    (a :class:`~scoundrel.core.state.Refusal`, when the rules core gave one) says it with
+    (a :class:`Refusal`, when the rules core gave one) says it with
     a stable code and the parameters a translation needs.
     """
 

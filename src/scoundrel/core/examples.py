@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
+from .errors import Refusal
 from .rules import Rules
-from .state import Refusal, State
+from .state import State
 
 
 @dataclass(frozen=True)

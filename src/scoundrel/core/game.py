@@ -23,9 +23,10 @@ from .deal import daily_deal, random_deal
 from .errors import NotationError
 from .moves import Move, parse_move
 from .observation import Observation
+from .position import Status
 from .record import Record
 from .rules import Rules
-from .state import State, Status
+from .state import State
 
 
 class Game:

@@ -15,8 +15,9 @@ from operator import attrgetter
 
 from .cards import Card, Kind
 from .moves import Move
+from .position import Hero, Status
 from .rules import Rules
-from .state import Hero, State, Status
+from .state import State
 
 
 @dataclass(frozen=True)

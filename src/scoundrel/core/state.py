@@ -19,16 +19,14 @@ mutates a fresh copy before anybody else can see it; the benchmark drives the sa
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from .actions import action_ids, action_mask
 from .cards import Card, Kind
-from .errors import DeckError, IllegalMoveError, NotationError, ReplayError
+from .errors import DeckError, IllegalMoveError, NotationError, Refusal, ReplayError
 from .kernel import (
     BARE_DAMAGE,
     FRESH,
@@ -42,93 +40,23 @@ from .kernel import (
     coop_score,
     may_flee,
     potion_bonus,
-    reaches,
     solo_score,
 )
 from .moves import CARD_MOVES, FLEE, Move, parse_move
+from .position import Hero, Preview, Score, Status
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .observation import Observation
 
 
-class Status(enum.StrEnum):
-    """Whether the game goes on (S11, S12, C8, C9)."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-
-
 PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
 _WEAPON = Kind.WEAPON
-
-
-@dataclass(frozen=True)
-class Hero:
-    """What there is to know about one hero (C1): all of it is face up."""
-
-    health: int
-    weapon: Card | None
-    stack: tuple[Card, ...]
-    """Monsters slain with the current weapon, oldest first (S8)."""
-    potion_used: bool
-    """Whether a potion already healed (or failed to heal at 20) in this room (S10, C6)."""
-    reach: int | None
-    """The weapon may be used on monsters whose value is below this (S9, C7), the
-    kernel's convention (:func:`~scoundrel.core.kernel.worn`); ``None`` without a weapon.
-    A fresh weapon reaches every monster: 16 (:data:`~scoundrel.core.kernel.FRESH`)."""
-
-    @property
-    def last_kill(self) -> int | None:
-        """The value of the last monster slain with the current weapon (N4)."""
-        return self.stack[-1].value if self.stack else None
-
-    def can_use_weapon_on(self, card: Card) -> bool:
-        """Whether ``/w`` is allowed against this monster (S9, C7)."""
-        return self.reach is not None and card.is_monster and reaches(self.reach, card.value)
 
 
 #: Heroes are values, and positions near each other share most of them (a move changes
 #: one hero; every preview repeats the others): one object serves each.
 _shared_hero = functools.lru_cache(maxsize=4096)(Hero)
-
-
-@dataclass(frozen=True)
-class Score:
-    """A final score with the parts it was added up from (S13, C10).
-
-    ``parts`` are ``(name, points)`` pairs; the names are stable keys for interfaces to
-    translate: ``health``, ``health_hero1``, ``health_hero2``, ``potion_bonus``,
-    ``monsters_in_dungeon``, ``monsters_in_room``.
-    """
-
-    total: int
-    parts: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a move is not legal: a stable ``code`` (``game_over``, ``final_room``,
-    ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
-    ``no_weapon``, ``weapon_worn``), the ``rule`` id, an English ``text`` and the
-    ``params`` a translation needs (hero, card, weapon, last_kill, strict)."""
-
-    code: str
-    rule: str
-    text: str
-    params: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What a move would do, for interfaces: each hero after it, and the game's status."""
-
-    move: Move
-    heroes: tuple[Hero, ...]
-    damage: tuple[int, ...]
-    """Health each hero would lose (negative: health gained)."""
-    status: Status
 
 
 class State:

@@ -34,8 +34,9 @@ from ..core.kernel import (
 )
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
+from ..core.position import Status
 from ..core.rules import Rules
-from ..core.state import State, Status
+from ..core.state import State
 from .model import (
     FLEE_MOVE,
     Expansion,

@@ -37,7 +37,8 @@ from ..core.kernel import (
     solo_score,
 )
 from ..core.moves import FLEE, Move, move_for
-from ..core.state import Hero, State
+from ..core.position import Hero
+from ..core.state import State
 
 WITH_WEAPON = 64
 HELP = 128

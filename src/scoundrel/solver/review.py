@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.moves import Move
-from ..core.state import State, Status
+from ..core.position import Status
+from ..core.state import State
 from .searcher import SearchBot, advice_playouts
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
