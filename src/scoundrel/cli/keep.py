@@ -11,12 +11,12 @@ unless ``SCOUNDREL_DAILY_SECRET`` names a server's secret.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
+from scoundrel.settings import Settings
 from scoundrel.store.games import GameStore, StoredGame
 
 #: The store's refusals of a change made on a position the game has left (another window).
@@ -41,7 +41,7 @@ class Keeper:
         """The day it is: the terminal's dungeon of the day follows the local date, and an
         attempt at it closes when that day ends (a server's day is UTC's)."""
         self.store = GameStore(connect(url), today=today)
-        self.daily_secret = daily_secret or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
+        self.daily_secret = daily_secret or Settings.read().daily_secret
         """The secret mixed into the dungeon of the day: none (the public deal) by default."""
         self.player = self.store.setting(PLAYER_KEY, str(uuid.uuid4()))
         self.store.ensure_player(self.player)

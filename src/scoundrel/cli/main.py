@@ -15,6 +15,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from scoundrel import DISTRIBUTION, __version__
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .words import Words
 
 from scoundrel.i18n import LANGUAGES
+from scoundrel.settings import SettingError, Settings
 
 from . import crash
 from .leaving import (
@@ -80,7 +82,7 @@ def _daily_date(args: argparse.Namespace) -> _dt.date:
 
 
 def _new_game(args: argparse.Namespace, rules: Rules) -> Game:
-    secret = getattr(args, "secret", None) or os.environ.get("SCOUNDREL_DAILY_SECRET") or None
+    secret = getattr(args, "secret", None) or Settings.read().daily_secret
     if args.daily is not None:
         return Game(rules, daily_deal(rules, _daily_date(args), secret))
     return Game(rules, random_deal(rules, args.seed))
@@ -576,7 +578,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "forwarded_allow_ips": args.forwarded_allow_ips if args.proxy else None,
     }
     sock = listen(args.host, args.port)
-    secret = os.environ.get("SCOUNDREL_DAILY_SECRET") or None
+    settings = Settings.read()
+    secret = settings.daily_secret
     try:
         if args.workers == 1:
             app = create_app(  # migrates
@@ -603,12 +606,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         uvicorn.Server(config).run(sockets=[sock])
         return 0
     # Several workers: each builds the app from these settings (app_from_environment).
-    os.environ.update(
-        SCOUNDREL_DB=url,
-        SCOUNDREL_REDIS=args.redis or "",
-        SCOUNDREL_ALONE="0",
-        SCOUNDREL_PROXY="1" if args.proxy else "0",
-    )
+    workers = replace(settings, db=url, redis=args.redis, alone=False, proxy=args.proxy)
+    os.environ.update(workers.for_workers())
     uvicorn.run(
         "scoundrel.web.app:app_from_environment",
         factory=True,
@@ -889,7 +888,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IllegalRecord as error:
         print(f"scoundrel {args.command}: {error}", file=sys.stderr)
         return EXIT_ILLEGAL
-    except UsageError as error:
+    except (UsageError, SettingError) as error:
         print(f"scoundrel {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from scoundrel import __version__
 from scoundrel.core import ALL_CARDS
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
+from scoundrel.settings import Settings
 from scoundrel.store import Conflict, Forbidden, GameStore, StoredGame, connect, warm
 from scoundrel.store.database import now
 from scoundrel.store.games import AT_A_TABLE, STALE, seen
@@ -119,12 +120,13 @@ def create_app(
     live co-op updates between server processes; ``alone=False`` says other processes
     share the database (without Redis, their updates then reach tables by polling).
 
+    The defaults of the following come from the environment (:mod:`scoundrel.settings`).
     ``limits`` are the rate limits (default :class:`Limits`, or none at all if
     ``SCOUNDREL_RATE_LIMITS=off``; ``Limits.unlimited()`` for none);
     ``daily_per_address`` the scored daily attempts per client address and day (default
     ``SCOUNDREL_DAILY_PER_ADDRESS`` or 5; 0: no limit); ``cookie_secret`` signs players' ids
     (default ``SCOUNDREL_COOKIE_SECRET``, or one kept in the database); ``max_body`` is the
-    largest request body in bytes. ``behind_proxy`` (default ``SCOUNDREL_PROXY=1``) says
+    largest request body in bytes. ``behind_proxy`` (default ``SCOUNDREL_PROXY=on``) says
     that requests from loopback come through a reverse proxy that names the client (see
     :mod:`.limits`): without it, loopback is one address like any other."""
     if clock is None:
@@ -135,17 +137,15 @@ def create_app(
         return moment().date()
 
     store = GameStore(connect(db_url), daily_secret=daily_secret, today=day)
+    settings = Settings.read()
     if limits is None:
-        off = os.environ.get("SCOUNDREL_RATE_LIMITS", "").lower() in ("off", "0", "no")
-        limits = Limits.unlimited() if off else Limits()
+        limits = Limits() if settings.rate_limits else Limits.unlimited()
     if behind_proxy is None:
-        behind_proxy = os.environ.get("SCOUNDREL_PROXY", "") == "1"
+        behind_proxy = settings.proxy
     buckets = Buckets(limits, loopback_exempt=behind_proxy)
-    identity = Identity(
-        store, cookie_secret or os.environ.get("SCOUNDREL_COOKIE_SECRET") or None, buckets
-    )
+    identity = Identity(store, cookie_secret or settings.cookie_secret, buckets)
     if daily_per_address is None:
-        daily_per_address = int(os.environ.get("SCOUNDREL_DAILY_PER_ADDRESS") or 5)
+        daily_per_address = settings.daily_per_address
     gate = DailyGate(
         behind_proxy,
         daily_per_address or None,
@@ -516,13 +516,13 @@ def moment_of(today: Callable[[], _dt.date]) -> Callable[[], _dt.datetime]:
 
 def app_from_environment() -> FastAPI:
     """The application as ``scoundrel serve --workers N`` starts it in each worker process:
-    its settings come from the environment the command sets (``SCOUNDREL_DB``,
-    ``SCOUNDREL_REDIS``, ``SCOUNDREL_ALONE``, ``SCOUNDREL_DAILY_SECRET``)."""
+    its settings come from the environment the command sets (:mod:`scoundrel.settings`)."""
+    settings = Settings.read()
     app = create_app(
-        os.environ.get("SCOUNDREL_DB") or None,
-        daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET") or None,
-        redis_url=os.environ.get("SCOUNDREL_REDIS") or None,
-        alone=os.environ.get("SCOUNDREL_ALONE", "1") == "1",
+        settings.db,
+        daily_secret=settings.daily_secret,
+        redis_url=settings.redis,
+        alone=settings.alone,
     )
     settle_collector()
     return app
