@@ -1,11 +1,20 @@
 """Services over the core: games kept in a database, records, history, leaderboards."""
 
 from .database import SCHEMA_VERSION, connect, default_url, migrate, warm
-from .games import Conflict, Forbidden, GameStore, NotFound, StoredGame, StoreError
+from .games import (
+    Conflict,
+    ErrorKind,
+    Forbidden,
+    GameStore,
+    NotFound,
+    StoredGame,
+    StoreError,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
     "Conflict",
+    "ErrorKind",
     "Forbidden",
     "GameStore",
     "NotFound",

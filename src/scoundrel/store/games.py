@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import enum
 import functools
 import json
 import re
@@ -235,11 +236,24 @@ DAY_OVER = (
 NICKNAME = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 
 
-class StoreError(Exception):
-    """A request the store refuses; ``status`` is the HTTP status an API should answer and
-    ``code`` its stable name (a subclass's name in snake case: ``NotFound``, ``not_found``)."""
+class ErrorKind(enum.StrEnum):
+    """The kinds of request the store refuses; an interface chooses how to say each (the
+    web API maps them to HTTP statuses in ``web/errors.py``)."""
 
-    status = 400
+    INVALID = "invalid"
+    """The request cannot be carried out as asked (bad input, a rule of the store)."""
+    NOT_FOUND = "not_found"
+    FORBIDDEN = "forbidden"
+    """It exists, but this player may not do that to it."""
+    CONFLICT = "conflict"
+    """It changed meanwhile (another tab, the other seat, midnight)."""
+
+
+class StoreError(Exception):
+    """A request the store refuses: its ``kind`` (:class:`ErrorKind`) and ``code``, a
+    stable name (a subclass's name in snake case: ``NotFound``, ``not_found``)."""
+
+    kind = ErrorKind.INVALID
     code = "invalid_request"
 
     def __init_subclass__(cls, **options: Any) -> None:
@@ -266,15 +280,15 @@ class StoreError(Exception):
 
 
 class NotFound(StoreError):
-    status = 404
+    kind = ErrorKind.NOT_FOUND
 
 
 class Forbidden(StoreError):
-    status = 403
+    kind = ErrorKind.FORBIDDEN
 
 
 class Conflict(StoreError):
-    status = 409
+    kind = ErrorKind.CONFLICT
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DataError, DBAPIError
 
 from scoundrel.core import IllegalMoveError, NotationError, OptionError
-from scoundrel.store import StoreError
+from scoundrel.store import ErrorKind, StoreError
 
 from .guard import error_body, excerpt, shorten_quotes
 from .limits import RateLimited
@@ -53,6 +53,15 @@ def _problems(errors: list[Any], skip: int) -> str:
     )
 
 
+#: The HTTP status of each kind of refusal the store gives.
+STATUS_OF = {
+    ErrorKind.INVALID: 400,
+    ErrorKind.NOT_FOUND: 404,
+    ErrorKind.FORBIDDEN: 403,
+    ErrorKind.CONFLICT: 409,
+}
+
+
 def answer(problem: Exception) -> Answer | None:
     """The refusal for ``problem``, or None if it is not one the API expects (a fault)."""
     if isinstance(problem, RateLimited):
@@ -67,7 +76,7 @@ def answer(problem: Exception) -> Answer | None:
             params=problem.params,
             **problem.details,
         )
-        return problem.status, body, None
+        return STATUS_OF[problem.kind], body, None
     if isinstance(problem, Refused):
         return problem.status, error_body(problem.code, problem.message, problem.reason), None
     if isinstance(problem, NotationError):
