@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -35,3 +36,18 @@ def test_mypy_strict_is_clean() -> None:
     pytest.importorskip("mypy")
     result = _run(sys.executable, "-m", "mypy", "--strict", "src/scoundrel")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+BIOME = ROOT / "node_modules" / ".bin" / "biome"
+
+
+def test_biome_finds_the_browser_code_clean_and_formatted() -> None:
+    """The browser's JavaScript is linted and formatted by Biome (pinned in
+    package-lock.json, configured in biome.jsonc), as ruff does the Python."""
+    if not BIOME.exists():
+        missing = f"no Biome at {BIOME} (npm ci at the top of the repository)"
+        if os.environ.get("CI"):  # CI installs it: its absence is a broken run, not a skip
+            pytest.fail(missing)
+        pytest.skip(missing + ": JavaScript checks skipped")
+    result = _run(str(BIOME), "ci", "--colors=off")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]

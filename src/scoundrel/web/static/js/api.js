@@ -19,7 +19,8 @@ export function errorText(error) {
 
 // A request that may be sent again when no answer came: reads, and moves (a move names
 // the position it was chosen on, so a second copy of one already played is refused).
-const retryable = (method, body) => method === "GET" || (body && typeof body === "object" && "after" in body);
+const retryable = (method, body) =>
+  method === "GET" || (body && typeof body === "object" && "after" in body);
 
 export async function api(path, { method = "GET", body } = {}) {
   let response;
@@ -32,7 +33,8 @@ export async function api(path, { method = "GET", body } = {}) {
         credentials: "same-origin",
       });
       break;
-    } catch (failure) { // no answer at all: the connection (or the server) is down
+    } catch {
+      // no answer at all: the connection (or the server) is down
       offline(true);
       if (!retryable(method, body)) {
         waitForServer();
@@ -50,7 +52,9 @@ export async function api(path, { method = "GET", body } = {}) {
 // The Error for a refusal: its text in the player's language, with the status, code and
 // reason the callers look at.
 function refused(status, data) {
-  const error = new Error(errorText(data.error ?? { code: status >= 500 ? "internal" : undefined }));
+  const error = new Error(
+    errorText(data.error ?? { code: status >= 500 ? "internal" : undefined }),
+  );
   error.status = status;
   error.code = data.error?.code;
   error.reason = data.error?.reason;
@@ -67,7 +71,10 @@ const ANSWER_MS = 10000; // an open socket that answers nothing for this long is
 // looking whether the move was played), else sent again over HTTP when a second copy is
 // harmless (a move names the position it was chosen on), else it fails as offline.
 export class Asker {
-  constructor() { this.pending = new Map(); this.asked = 0; }
+  constructor() {
+    this.pending = new Map();
+    this.asked = 0;
+  }
 
   // ``message`` over ``ws``, or the same as a POST of ``body`` to ``path``.
   ask(ws, message, path, body, recover = null) {
@@ -78,7 +85,10 @@ export class Asker {
       const lost = () => {
         if (recover) recover(http).then(resolve, reject);
         else if (retryable("POST", body)) http().then(resolve, reject);
-        else reject(Object.assign(new Error(t("error.offline_gave_up")), { status: 0, code: "offline" }));
+        else
+          reject(
+            Object.assign(new Error(t("error.offline_gave_up")), { status: 0, code: "offline" }),
+          );
       };
       const timer = setTimeout(() => ws.close(), ANSWER_MS); // its close reports the loss
       this.pending.set(id, { ws, resolve, reject, lost, timer });
@@ -122,12 +132,24 @@ let opened = 0;
 if (typeof window !== "undefined") window.addEventListener("offline", () => socket?.close());
 
 export function connectPlay() {
-  if (socket || typeof WebSocket === "undefined" || !navigator.onLine || Date.now() - opened < REOPEN_MS) return;
+  if (
+    socket ||
+    typeof WebSocket === "undefined" ||
+    !navigator.onLine ||
+    Date.now() - opened < REOPEN_MS
+  )
+    return;
   opened = Date.now();
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play`);
+  const ws = new WebSocket(
+    `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play`,
+  );
   socket = ws;
   ws.onmessage = (event) => {
-    try { asker.answered(JSON.parse(event.data)); } catch (failure) { /* not an answer */ }
+    try {
+      asker.answered(JSON.parse(event.data));
+    } catch {
+      /* not an answer */
+    }
   };
   ws.onclose = () => {
     if (socket === ws) socket = null;
@@ -158,6 +180,7 @@ function offline(on) {
   }
 }
 
+// biome-ignore lint/correctness/noUnusedVariables: read by ??= below: one wait in flight at a time
 let waiting = null;
 function waitForServer() {
   waiting ??= (async () => {
@@ -166,7 +189,9 @@ function waitForServer() {
       try {
         await fetch("/api/health", { credentials: "same-origin" });
         break;
-      } catch (failure) { /* still down */ }
+      } catch {
+        /* still down */
+      }
     }
     offline(false);
     waiting = null;
@@ -179,10 +204,16 @@ export function toast(message, kind = "info") {
   // on a phone it shows at the top: below the navigation, which stays in reach
   const header = document.querySelector("header.top");
   const phone = window.matchMedia?.("(max-width: 640px)").matches;
-  node.style.top = phone && header ? `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px` : "";
+  node.style.top =
+    phone && header ? `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px` : "";
   node.className = `show ${kind}`;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { node.className = ""; }, 4000);
+  toast.timer = setTimeout(() => {
+    node.className = "";
+  }, 4000);
   // a tap (or click) puts it away at once: on a phone it lies over the navigation
-  node.onclick = () => { clearTimeout(toast.timer); node.className = ""; };
+  node.onclick = () => {
+    clearTimeout(toast.timer);
+    node.className = "";
+  };
 }

@@ -2,7 +2,12 @@
 import { t } from "./i18n.js";
 import { cardElement, backElement, symbol } from "./cards.js";
 
-const el = (tag, text, cls) => { const n = document.createElement(tag); if (text !== undefined) n.textContent = text; if (cls) n.className = cls; return n; };
+const el = (tag, text, cls) => {
+  const n = document.createElement(tag);
+  if (text !== undefined) n.textContent = text;
+  if (cls) n.className = cls;
+  return n;
+};
 
 export function positionElement(position, { weapon = "strict", showDungeon = true } = {}) {
   const box = el("div", undefined, "board");
@@ -13,15 +18,28 @@ export function positionElement(position, { weapon = "strict", showDungeon = tru
   box.append(room);
   const heroes = el("div", undefined, "mini-heroes");
   position.heroes.forEach((hero, i) => {
-    const h = el("div", undefined, `mini-hero${position.heroes.length > 1 && position.leader === i + 1 ? " leader" : ""}`);
+    const h = el(
+      "div",
+      undefined,
+      `mini-hero${position.heroes.length > 1 && position.leader === i + 1 ? " leader" : ""}`,
+    );
     const name = position.heroes.length > 1 ? t("hero.name", { n: i + 1 }) : t("hero.you");
     h.append(el("b", name), el("span", t("hero.health_value", { health: hero.health }), "hp"));
     if (hero.weapon) {
       const pile = el("span", undefined, "weapon-pile");
       pile.append(cardElement(hero.weapon, { size: "small" }));
-      hero.stack.forEach((code, j) => { const c = cardElement(code, { size: "tiny" }); c.classList.add("slain"); c.style.setProperty("--i", j); pile.append(c); });
+      hero.stack.forEach((code, j) => {
+        const c = cardElement(code, { size: "tiny" });
+        c.classList.add("slain");
+        c.style.setProperty("--i", j);
+        pile.append(c);
+      });
       h.append(pile);
-      const marker = !hero.stack.length ? t("weapon.fresh") : weapon === "strict" ? t("weapon.below", { n: hero.reach }) : t("weapon.up_to", { n: hero.reach - 1 });
+      const marker = !hero.stack.length
+        ? t("weapon.fresh")
+        : weapon === "strict"
+          ? t("weapon.below", { n: hero.reach })
+          : t("weapon.up_to", { n: hero.reach - 1 });
       h.append(el("span", marker, "marker"));
     } else h.append(el("span", t("weapon.none"), "marker"));
     heroes.append(h);
@@ -36,7 +54,12 @@ export function moveText(token) {
   const help = token.startsWith(">");
   const [code, how] = token.replace(">", "").split("/");
   const card = symbol(code);
-  const what = how === "w" ? t("replay.with_weapon", { card }) : how === "b" ? t("replay.bare", { card }) : card;
+  const what =
+    how === "w"
+      ? t("replay.with_weapon", { card })
+      : how === "b"
+        ? t("replay.bare", { card })
+        : card;
   return help ? t("replay.given", { what }) : what;
 }
 
@@ -46,6 +69,9 @@ export function refusalText(refusal) {
   const params = { ...refusal };
   if (params.card) params.card = symbol(params.card);
   if (params.weapon) params.weapon = symbol(params.weapon);
-  const key = refusal.code === "weapon_worn" && !refusal.strict ? "refusal.weapon_worn_lenient" : `refusal.${refusal.code}`;
+  const key =
+    refusal.code === "weapon_worn" && !refusal.strict
+      ? "refusal.weapon_worn_lenient"
+      : `refusal.${refusal.code}`;
   return t(key, params);
 }

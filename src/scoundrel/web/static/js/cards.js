@@ -5,7 +5,8 @@ export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const FACE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 
 export function parse(code) {
-  if (code === "RJ" || code === "BJ") return { code, rank: "★", suit: code[0] === "R" ? "R" : "B", value: 15, joker: true };
+  if (code === "RJ" || code === "BJ")
+    return { code, rank: "★", suit: code[0] === "R" ? "R" : "B", value: 15, joker: true };
   const suit = code.slice(-1);
   const rank = code.slice(0, -1);
   const value = FACE_VALUE[rank] ?? Number(rank);
@@ -20,10 +21,16 @@ export function kind(card) {
 
 export function symbol(code) {
   const card = parse(code);
-  return card.joker ? (card.suit === "R" ? t("card.red_joker_short") : t("card.black_joker_short")) : card.rank + SUITS[card.suit];
+  return card.joker
+    ? card.suit === "R"
+      ? t("card.red_joker_short")
+      : t("card.black_joker_short")
+    : card.rank + SUITS[card.suit];
 }
 
-export function valueName(value) { return FACE[value] ?? String(value); }
+export function valueName(value) {
+  return FACE[value] ?? String(value);
+}
 
 // "king of spades, monster 13"
 export function label(code) {

@@ -3,7 +3,10 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 export const lang = boot.lang;
 // "29 November 2026", in the player's language (the day is the server's, in UTC): every
 // page names a day of the dungeon of the day so.
-export const dayName = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
+export const dayName = (iso) =>
+  new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
 export const languages = boot.languages;
 export const page = boot.page;
 export const bootData = boot;
@@ -20,10 +23,13 @@ export function t(key, params = {}) {
     message = message[plurals.select(Math.abs(n))] ?? message.other;
   }
   return message.replace(/\{(\w+)\}/g, (whole, name) =>
-    params[name] === undefined ? whole : String(params[name]));
+    params[name] === undefined ? whole : String(params[name]),
+  );
 }
 
-export function has(key) { return messages[key] !== undefined; }
+export function has(key) {
+  return messages[key] !== undefined;
+}
 
 export function applyStatic(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -43,7 +49,11 @@ export function setupSwitcher() {
   select.addEventListener("change", () => {
     const chosen = select.value;
     document.cookie = `scoundrel_lang=${chosen}; path=/; max-age=${10 * 365 * 24 * 3600}; samesite=lax`;
-    try { localStorage.setItem("scoundrel_lang", chosen); } catch (e) { /* private mode */ }
+    try {
+      localStorage.setItem("scoundrel_lang", chosen);
+    } catch {
+      /* private mode */
+    }
     const url = new URL(location.href);
     url.searchParams.set("lang", chosen);
     location.replace(url);

@@ -10,7 +10,13 @@ for (const link of document.querySelectorAll("nav a")) {
 }
 const main = document.getElementById("main");
 main.replaceChildren();
-const modules = { table: "./table.js", rules: "./rules.js", records: "./records.js", daily: "./daily.js", replay: "./replay.js" };
+const modules = {
+  table: "./table.js",
+  rules: "./rules.js",
+  records: "./records.js",
+  daily: "./daily.js",
+  replay: "./replay.js",
+};
 const module = await import(modules[page] ?? "./table.js");
 await module.start(main);
 document.body.dataset.ready = "true"; // the page has what it first asked the server for (tests wait for it)

@@ -12,7 +12,8 @@ const FLY_MS = 480;
 // Where the room's cards and the dungeon are on screen now (before the next state is drawn).
 export function snapshot(root) {
   const cards = new Map();
-  for (const node of root.querySelectorAll(".room-cards .card[data-card]")) cards.set(node.dataset.card, node.getBoundingClientRect());
+  for (const node of root.querySelectorAll(".room-cards .card[data-card]"))
+    cards.set(node.dataset.card, node.getBoundingClientRect());
   const pile = root.querySelector(".dungeon .card.back")?.getBoundingClientRect() ?? null;
   return { cards, pile };
 }
@@ -20,7 +21,8 @@ export function snapshot(root) {
 // After the state ``after`` replaced ``before`` on screen (``shot`` taken before it).
 export function animate(root, before, after, shot) {
   const gone = before.room.filter((code) => !after.room.includes(code));
-  const fled = after.moves.length === before.moves.length + 1 && after.moves[after.moves.length - 1] === "F";
+  const fled =
+    after.moves.length === before.moves.length + 1 && after.moves[after.moves.length - 1] === "F";
   for (const code of gone) {
     const from = shot.cards.get(code);
     if (!from) continue;
@@ -37,7 +39,10 @@ function destination(root, code, before, after, fled) {
   if (fled) return { node: root.querySelector(".dungeon .card.back"), keep: false };
   const hero = after.heroes.findIndex((h, i) => h.health !== before.heroes[i].health);
   const n = hero >= 0 ? hero + 1 : before.leader;
-  return { node: root.querySelector(`.hero[data-hero="${n}"] .health`) ?? root.querySelector(".heroes"), keep: false };
+  return {
+    node: root.querySelector(`.hero[data-hero="${n}"] .health`) ?? root.querySelector(".heroes"),
+    keep: false,
+  };
 }
 
 function fly(code, from, { node, keep }) {
@@ -58,9 +63,18 @@ function fly(code, from, { node, keep }) {
   const scale = Math.max(0.3, Math.min(1, to.width / from.width));
   const frames = reduced()
     ? [{ opacity: 1 }, { opacity: 0 }]
-    : [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: keep ? 1 : 0.15 }];
-  const flight = ghost.animate(frames, { duration: reduced() ? 200 : FLY_MS, easing: "cubic-bezier(.3,.7,.3,1)" });
-  const land = () => { ghost.remove(); if (keep) node.style.removeProperty("opacity"); };
+    : [
+        { transform: "none", opacity: 1 },
+        { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: keep ? 1 : 0.15 },
+      ];
+  const flight = ghost.animate(frames, {
+    duration: reduced() ? 200 : FLY_MS,
+    easing: "cubic-bezier(.3,.7,.3,1)",
+  });
+  const land = () => {
+    ghost.remove();
+    if (keep) node.style.removeProperty("opacity");
+  };
   flight.addEventListener("finish", land);
   flight.addEventListener("cancel", land);
 }
@@ -77,9 +91,17 @@ export function deal(root, codes, pile) {
     else {
       const dx = from.left + from.width / 2 - (to.left + to.width / 2);
       const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-      frames = [{ transform: `translate(${dx}px, ${dy}px) scale(.6) rotate(-8deg)`, opacity: 0.3 }, { transform: "none", opacity: 1 }];
+      frames = [
+        { transform: `translate(${dx}px, ${dy}px) scale(.6) rotate(-8deg)`, opacity: 0.3 },
+        { transform: "none", opacity: 1 },
+      ];
     }
-    node.animate(frames, { duration: reduced() ? 200 : DEAL_MS, delay: i * 70, easing: "ease-out", fill: "backwards" });
+    node.animate(frames, {
+      duration: reduced() ? 200 : DEAL_MS,
+      delay: i * 70,
+      easing: "ease-out",
+      fill: "backwards",
+    });
   });
   if (codes.length) sound("deal");
 }
@@ -96,8 +118,31 @@ function soundOf(before, after, fled) {
 
 // Sounds are made, not loaded: a few notes of a small synthesiser (Web Audio).
 const NOTES = {
-  deal: [[660, 0.04]], weapon: [[880, 0.06], [1320, 0.08]], hit: [[150, 0.16]], heal: [[523, 0.08], [784, 0.12]],
-  flee: [[440, 0.06], [330, 0.1]], win: [[523, 0.12], [659, 0.12], [784, 0.12], [1047, 0.3]], lose: [[392, 0.2], [311, 0.2], [233, 0.4]],
+  deal: [[660, 0.04]],
+  weapon: [
+    [880, 0.06],
+    [1320, 0.08],
+  ],
+  hit: [[150, 0.16]],
+  heal: [
+    [523, 0.08],
+    [784, 0.12],
+  ],
+  flee: [
+    [440, 0.06],
+    [330, 0.1],
+  ],
+  win: [
+    [523, 0.12],
+    [659, 0.12],
+    [784, 0.12],
+    [1047, 0.3],
+  ],
+  lose: [
+    [392, 0.2],
+    [311, 0.2],
+    [233, 0.4],
+  ],
 };
 let audio = null;
 export function sound(name) {
@@ -118,7 +163,9 @@ export function sound(name) {
       tone.stop(at + length);
       at += length * 0.8;
     }
-  } catch (error) { /* no sound on this browser */ }
+  } catch {
+    /* no sound on this browser */
+  }
 }
 
 // A won game: suits rain over the result for a moment.

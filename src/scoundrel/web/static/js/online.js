@@ -39,11 +39,16 @@ function seatName(game, n) {
   return nickname ? t("online.hero_named", { hero: heroName(n), nickname }) : heroName(n);
 }
 
-export function init(tableHooks) { hooks = tableHooks; }
+export function init(tableHooks) {
+  hooks = tableHooks;
+}
 
 // The next table the partner opened after ``game`` (its invite), if they did.
 export const againAfter = (game) => (again && again.from === game?.id ? again : null);
-export function joinAgain(game) { const next = againAfter(game); if (next) join(next.invite); }
+export function joinAgain(game) {
+  const next = againAfter(game);
+  if (next) join(next.invite);
+}
 
 // Whether this page may act now: always at one table; online, when it is this seat's turn.
 export function mayAct(game) {
@@ -52,8 +57,15 @@ export function mayAct(game) {
 
 // The partner of the room's leader may point at a card for them (not in silent_leader, C11).
 export function canPoint(game) {
-  return !!game?.online && game.you !== null && !game.silent_leader && !game.pending
-    && game.status === "playing" && game.to_act !== null && game.you !== game.to_act;
+  return (
+    !!game?.online &&
+    game.you !== null &&
+    !game.silent_leader &&
+    !game.pending &&
+    game.status === "playing" &&
+    game.to_act !== null &&
+    game.you !== game.to_act
+  );
 }
 
 // Two views of the same table that are the same in every respect.
@@ -65,17 +77,32 @@ export const same = (a, b) => !!a && !!b && JSON.stringify(a) === JSON.stringify
 // when this module has shown something (a table, or why it could not).
 export async function start() {
   const url = new URL(location.href);
-  if (bootData.invite) { await join(bootData.invite); return true; }
+  if (bootData.invite) {
+    await join(bootData.invite);
+    return true;
+  }
   const asked = url.searchParams.get("table");
-  if (asked) { await openExisting(asked); return true; }
+  if (asked) {
+    await openExisting(asked);
+    return true;
+  }
   if (url.searchParams.get("game")) return false;
   let remembered = null;
-  try { remembered = localStorage.getItem(TABLE_KEY); } catch (e) { /* private mode */ }
+  try {
+    remembered = localStorage.getItem(TABLE_KEY);
+  } catch {
+    /* private mode */
+  }
   if (!remembered) return false;
   try {
     const view = await api(`/api/tables/${encodeURIComponent(remembered)}`);
-    if (view.you !== null && view.status === "playing") { hooks.show(view); return true; }
-  } catch (error) { if (error.status !== 404) throw error; }
+    if (view.you !== null && view.status === "playing") {
+      hooks.show(view);
+      return true;
+    }
+  } catch (error) {
+    if (error.status !== 404) throw error;
+  }
   forget();
   return false;
 }
@@ -89,7 +116,9 @@ export async function adopt(view) {
     if (me.history.some((game) => game.id === view.id && game.online)) {
       return await api(`/api/tables/${encodeURIComponent(view.id)}`);
     }
-  } catch (error) { /* shown as a game at one table */ }
+  } catch {
+    /* shown as a game at one table */
+  }
   return view;
 }
 
@@ -106,7 +135,9 @@ export async function openTable(options, after = null) {
     document.querySelector(".invite .copy-invite")?.focus();
   } catch (error) {
     toast(error.message, "error");
-  } finally { busy = false; }
+  } finally {
+    busy = false;
+  }
 }
 
 async function openExisting(id) {
@@ -130,7 +161,7 @@ async function join(invite) {
       credentials: "same-origin",
     });
     data = await response.json().catch(() => ({}));
-  } catch (error) {
+  } catch {
     hooks.show(null);
     notice(t("online.offline"));
     return;
@@ -144,9 +175,23 @@ async function join(invite) {
   history.replaceState(null, "", "/");
   const error = data.error ?? {};
   if (error.code === "table_full" && error.table) {
-    notice(t("online.table_full"), el("a", { class: "button primary watch-table", href: `/?table=${encodeURIComponent(error.table)}`, text: t("online.watch_it") }));
+    notice(
+      t("online.table_full"),
+      el("a", {
+        class: "button primary watch-table",
+        href: `/?table=${encodeURIComponent(error.table)}`,
+        text: t("online.watch_it"),
+      }),
+    );
   } else if (error.code === "table_over" && error.table) {
-    notice(t("online.table_over"), el("a", { class: "button", href: `/replay/${encodeURIComponent(error.table)}`, text: t("over.watch") }));
+    notice(
+      t("online.table_over"),
+      el("a", {
+        class: "button",
+        href: `/replay/${encodeURIComponent(error.table)}`,
+        text: t("over.watch"),
+      }),
+    );
   } else if (response.status === 404 || response.status === 422) {
     notice(t("online.invite_invalid"));
   } else {
@@ -169,7 +214,9 @@ async function takeBack() {
     hooks.show(await act("take_back", {}, `/api/tables/${encodeURIComponent(game.id)}/take-back`));
   } catch (error) {
     toast(error.message, "error");
-  } finally { busy = false; }
+  } finally {
+    busy = false;
+  }
 }
 
 // ---------------------------------------------------------------- following the table shown
@@ -187,7 +234,10 @@ export function follow(view) {
     shownVersion = changed;
     thinking = null;
     pointer = null; // a pointer is for one position: the leader drops it, and so does its page
-    if (sent.kind === "point" && sent.card !== null) { sent = { kind: "point", card: null }; hooks.deselect(); }
+    if (sent.kind === "point" && sent.card !== null) {
+      sent = { kind: "point", card: null };
+      hooks.deselect();
+    }
   }
   if (following !== view.id) {
     disconnect();
@@ -201,10 +251,17 @@ export function follow(view) {
 function remember(view) {
   try {
     if (view.you !== null && view.status === "playing") localStorage.setItem(TABLE_KEY, view.id);
-    else if (view.status !== "playing" && localStorage.getItem(TABLE_KEY) === view.id) localStorage.removeItem(TABLE_KEY);
-  } catch (e) { /* private mode */ }
+    else if (view.status !== "playing" && localStorage.getItem(TABLE_KEY) === view.id)
+      localStorage.removeItem(TABLE_KEY);
+  } catch {
+    /* private mode */
+  }
   const url = new URL(location.href);
-  if (url.pathname !== "/" || url.searchParams.get("table") !== view.id || url.searchParams.has("game")) {
+  if (
+    url.pathname !== "/" ||
+    url.searchParams.get("table") !== view.id ||
+    url.searchParams.has("game")
+  ) {
     url.pathname = "/";
     url.searchParams.delete("game");
     url.searchParams.set("table", view.id);
@@ -213,20 +270,30 @@ function remember(view) {
 }
 
 function forget() {
-  try { localStorage.removeItem(TABLE_KEY); } catch (e) { /* private mode */ }
+  try {
+    localStorage.removeItem(TABLE_KEY);
+  } catch {
+    /* private mode */
+  }
 }
 
 function connect() {
   clearTimeout(retryTimer);
   if (!following) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/api/tables/${encodeURIComponent(following)}/live`);
+  const ws = new WebSocket(
+    `${scheme}://${location.host}/api/tables/${encodeURIComponent(following)}/live`,
+  );
   socket = ws;
   fresh = true;
   ws.addEventListener("message", (event) => {
     if (socket !== ws) return;
     let message;
-    try { message = JSON.parse(event.data); } catch (error) { return; }
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
     receive(message);
   });
   ws.addEventListener("close", (event) => {
@@ -237,7 +304,10 @@ function connect() {
     // cut off, this page cannot hear the partner: what it last heard is no longer known
     presence = {};
     thinking = null;
-    if (pointer) { pointer = null; refreshMarks(); }
+    if (pointer) {
+      pointer = null;
+      refreshMarks();
+    }
     setReconnecting(true);
     retryTimer = setTimeout(connect, delay);
     delay = Math.min(MAX_DELAY, delay * 2);
@@ -251,14 +321,26 @@ function disconnect() {
   thinking = null;
   pointer = null;
   setReconnecting(false);
-  if (socket) { const ws = socket; socket = null; ws.close(); }
+  if (socket) {
+    const ws = socket;
+    socket = null;
+    ws.close();
+  }
 }
 
 // back on the page (a phone woken up): try at once rather than at the end of the backoff
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && following && !socket) { delay = FIRST_DELAY; connect(); }
+  if (document.visibilityState === "visible" && following && !socket) {
+    delay = FIRST_DELAY;
+    connect();
+  }
 });
-window.addEventListener("online", () => { if (following && !socket) { delay = FIRST_DELAY; connect(); } });
+window.addEventListener("online", () => {
+  if (following && !socket) {
+    delay = FIRST_DELAY;
+    connect();
+  }
+});
 
 function receive(message) {
   const game = hooks.current();
@@ -270,12 +352,19 @@ function receive(message) {
     delay = FIRST_DELAY;
     setReconnecting(false);
     if (!same(game, view)) hooks.show(view); // table.js keeps the cards already dealt
-    if (fresh) { fresh = false; sent = { kind: null, card: null }; sync(); } // say it again
+    if (fresh) {
+      fresh = false;
+      sent = { kind: null, card: null };
+      sync();
+    } // say it again
   } else if (message.type === "presence") {
     presence[message.hero] = message.online;
     if (!message.online) {
       if (thinking?.hero === message.hero) thinking = null;
-      if (pointer?.hero === message.hero) { pointer = null; refreshMarks(); }
+      if (pointer?.hero === message.hero) {
+        pointer = null;
+        refreshMarks();
+      }
     }
     refreshStatus();
   } else if (message.type === "select") {
@@ -286,7 +375,8 @@ function receive(message) {
     toast(t("online.partner_again"));
     hooks.render();
   } else if (message.type === "point") {
-    pointer = message.card && !game?.silent_leader ? { hero: message.hero, card: message.card } : null;
+    pointer =
+      message.card && !game?.silent_leader ? { hero: message.hero, card: message.card } : null;
     refreshMarks();
   }
 }
@@ -306,7 +396,10 @@ export function sync() {
   const card = hooks.selectedCard();
   const kind = game.you === game.to_act ? "select" : canPoint(game) ? "point" : null;
   if (!kind || (sent.kind === kind && sent.card === card)) return;
-  if (card === null && sent.card === null) { sent.kind = kind; return; }
+  if (card === null && sent.card === null) {
+    sent.kind = kind;
+    return;
+  }
   if (sent.kind && sent.kind !== kind && sent.card !== null) send({ type: sent.kind, card: null });
   if (send({ type: kind, card })) sent = { kind, card };
 }
@@ -329,7 +422,12 @@ function send(message) {
 // free. An empty fragment for a game at one table.
 export function banner(game) {
   if (!game?.online) return document.createDocumentFragment();
-  const box = el("div", { class: "online-banner", "data-you": game.you ?? "", "data-to-act": game.to_act ?? "", "data-pending": game.pending ?? "" });
+  const box = el("div", {
+    class: "online-banner",
+    "data-you": game.you ?? "",
+    "data-to-act": game.to_act ?? "",
+    "data-pending": game.pending ?? "",
+  });
   box.append(statusLine(game));
   if (game.invite && game.status === "playing") box.append(invitePanel(game));
   return box;
@@ -339,17 +437,32 @@ function statusLine(game) {
   const line = el("p", { class: "online-status" });
   const acting = game.to_act;
   if (game.you === null) {
-    line.append(el("span", { class: "badge watching", text: t("online.watching") }),
-      el("span", { class: "seats", text: t("online.watching_note", { one: seatName(game, 1), two: seatName(game, 2) }) }));
+    line.append(
+      el("span", { class: "badge watching", text: t("online.watching") }),
+      el("span", {
+        class: "seats",
+        text: t("online.watching_note", { one: seatName(game, 1), two: seatName(game, 2) }),
+      }),
+    );
     if (thinking && thinking.hero === acting) {
-      line.append(el("span", { class: "presence thinking", "data-presence": "thinking", text: t("online.partner_thinking", { hero: seatName(game, acting) }) }));
+      line.append(
+        el("span", {
+          class: "presence thinking",
+          "data-presence": "thinking",
+          text: t("online.partner_thinking", { hero: seatName(game, acting) }),
+        }),
+      );
     }
   } else {
-    line.append(el("b", { class: "you-play", text: t("online.you_play", { hero: heroName(game.you) }) }));
+    line.append(
+      el("b", { class: "you-play", text: t("online.you_play", { hero: heroName(game.you) }) }),
+    );
   }
   if (reconnecting) {
     // nothing is known of the partner until the table answers again
-    line.append(el("span", { class: "connection", role: "status", text: t("online.reconnecting") }));
+    line.append(
+      el("span", { class: "connection", role: "status", text: t("online.reconnecting") }),
+    );
   } else if (game.you !== null) {
     const partner = partnerOf(game.you);
     const seat = game.seats?.find((s) => s.hero === partner);
@@ -357,7 +470,13 @@ function statusLine(game) {
     if (!seat?.taken) state = "absent";
     else if (thinking && thinking.hero === partner && acting === partner) state = "thinking";
     else if (presence[partner]) state = "online";
-    line.append(el("span", { class: `presence ${state}`, "data-presence": state, text: t(`online.partner_${state}`, { hero: seatName(game, partner) }) }));
+    line.append(
+      el("span", {
+        class: `presence ${state}`,
+        "data-presence": state,
+        text: t(`online.partner_${state}`, { hero: seatName(game, partner) }),
+      }),
+    );
   }
   return line;
 }
@@ -371,17 +490,48 @@ function refreshStatus() {
 function invitePanel(game) {
   const link = `${location.origin}/join/${game.invite}`;
   const watch = `${location.origin}/?table=${game.id}`;
-  const field = (cls, value, label) => el("input", { class: cls, id: cls, type: "text", readonly: true, value, "aria-label": label, spellcheck: "false", onfocus: (event) => event.target.select() });
+  const field = (cls, value, label) =>
+    el("input", {
+      class: cls,
+      id: cls,
+      type: "text",
+      readonly: true,
+      value,
+      "aria-label": label,
+      spellcheck: "false",
+      onfocus: (event) => event.target.select(),
+    });
   const invite = field("invite-link", link, t("online.invite_link"));
   const watching = field("watch-link", watch, t("online.watch_link"));
-  return el("section", { class: "invite", "aria-labelledby": "invite-title" },
+  return el(
+    "section",
+    { class: "invite", "aria-labelledby": "invite-title" },
     el("h2", { id: "invite-title", text: t("online.waiting_title") }),
     el("p", {}, el("label", { for: "invite-link", text: t("online.send_link") })),
-    el("div", { class: "copy-row" }, invite,
-      el("button", { type: "button", class: "primary copy-invite", text: t("online.copy"), onclick: () => copyField(invite, t("online.link_copied")) })),
+    el(
+      "div",
+      { class: "copy-row" },
+      invite,
+      el("button", {
+        type: "button",
+        class: "primary copy-invite",
+        text: t("online.copy"),
+        onclick: () => copyField(invite, t("online.link_copied")),
+      }),
+    ),
     el("p", { class: "note" }, el("label", { for: "watch-link", text: t("online.watch_note") })),
-    el("div", { class: "copy-row" }, watching,
-      el("button", { type: "button", class: "copy-watch", text: t("online.copy"), onclick: () => copyField(watching, t("online.watch_copied")) })));
+    el(
+      "div",
+      { class: "copy-row" },
+      watching,
+      el("button", {
+        type: "button",
+        class: "copy-watch",
+        text: t("online.copy"),
+        onclick: () => copyField(watching, t("online.watch_copied")),
+      }),
+    ),
+  );
 }
 
 // The clipboard needs a secure page (https or this computer); a friend's phone on the same
@@ -391,11 +541,17 @@ async function copyField(input, done) {
     await navigator.clipboard.writeText(input.value);
     toast(done);
     return;
-  } catch (error) { /* not a secure page: select it */ }
+  } catch {
+    /* not a secure page: select it */
+  }
   input.focus();
   input.select();
   let copied = false;
-  try { copied = document.execCommand("copy"); } catch (error) { /* unsupported */ }
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    /* unsupported */
+  }
   toast(copied ? done : t("online.copy_manually"));
 }
 
@@ -411,25 +567,60 @@ export function pendingPanel(panel, game) {
     box.classList.add("prompt");
     box.setAttribute("role", "group");
     box.setAttribute("aria-labelledby", "pending-title");
-    box.append(el("h2", { id: "pending-title", text: t("online.gave_you", { hero: seatName(game, leader), card }) }));
+    box.append(
+      el("h2", {
+        id: "pending-title",
+        text: t("online.gave_you", { hero: seatName(game, leader), card }),
+      }),
+    );
     const list = el("div", { class: "choices" });
     for (const move of game.legal) {
       const deadly = (move.health ?? []).some((h) => h <= 0);
-      const button = el("button", { class: `choice answer${deadly ? " deadly" : ""}`, "data-move": move.move, "aria-keyshortcuts": move.weapon ? "W" : "B", onclick: () => hooks.play(move.move) });
-      button.append(el("kbd", { text: move.weapon ? "W" : "B" }), document.createTextNode(" " + hooks.actionLabel(move)));
+      const button = el("button", {
+        class: `choice answer${deadly ? " deadly" : ""}`,
+        "data-move": move.move,
+        "aria-keyshortcuts": move.weapon ? "W" : "B",
+        onclick: () => hooks.play(move.move),
+      });
+      button.append(
+        el("kbd", { text: move.weapon ? "W" : "B" }),
+        document.createTextNode(` ${hooks.actionLabel(move)}`),
+      );
       list.append(button);
     }
     const refusal = game.blocked[`>${code}/w`];
     if (refusal && refusal.code !== "no_weapon") {
-      list.append(el("button", { class: "choice blocked", disabled: true, "data-move": `>${code}/w`, text: t("act.fight_weapon_blocked", { card }) + " — " + refusalText(refusal) }));
+      list.append(
+        el("button", {
+          class: "choice blocked",
+          disabled: true,
+          "data-move": `>${code}/w`,
+          text: `${t("act.fight_weapon_blocked", { card })} — ${refusalText(refusal)}`,
+        }),
+      );
     }
     box.append(list);
   } else if (game.you === leader) {
-    box.append(el("h2", { text: t("online.waiting_fight", { hero: seatName(game, partner), card }) }),
+    box.append(
+      el("h2", { text: t("online.waiting_fight", { hero: seatName(game, partner), card }) }),
       el("p", { class: "note", text: t("online.take_back_note") }),
-      el("button", { type: "button", class: "take-back", text: t("online.take_back"), onclick: takeBack }));
+      el("button", {
+        type: "button",
+        class: "take-back",
+        text: t("online.take_back"),
+        onclick: takeBack,
+      }),
+    );
   } else {
-    box.append(el("h2", { text: t("online.given", { leader: seatName(game, leader), partner: seatName(game, partner), card }) }));
+    box.append(
+      el("h2", {
+        text: t("online.given", {
+          leader: seatName(game, leader),
+          partner: seatName(game, partner),
+          card,
+        }),
+      }),
+    );
   }
   panel.append(box);
   return panel;
@@ -437,11 +628,21 @@ export function pendingPanel(panel, game) {
 
 // Instead of "choose a card" for a page that may not act: who leads, and how to point.
 export function waitingLine(game) {
-  const lines = el("div", { class: "waiting-turn" },
-    el("p", { class: "hint", text: t("online.leads", { hero: seatName(game, game.to_act) }) }));
+  const lines = el(
+    "div",
+    { class: "waiting-turn" },
+    el("p", { class: "hint", text: t("online.leads", { hero: seatName(game, game.to_act) }) }),
+  );
   if (canPoint(game)) {
     const card = hooks.selectedCard();
-    lines.append(el("p", { class: "note point-control", text: card ? t("online.pointing", { hero: heroName(game.to_act), card: symbol(card) }) : t("online.point_how", { hero: heroName(game.to_act) }) }));
+    lines.append(
+      el("p", {
+        class: "note point-control",
+        text: card
+          ? t("online.pointing", { hero: heroName(game.to_act), card: symbol(card) })
+          : t("online.point_how", { hero: heroName(game.to_act) }),
+      }),
+    );
   } else if (game.you !== null && game.silent_leader && game.you !== game.to_act) {
     lines.append(el("p", { class: "note", text: t("online.silent") }));
   }
@@ -458,13 +659,13 @@ export function decorate(node, code, game) {
   if (game.pending) node.querySelector(".give-mark")?.remove(); // the help card is given
   if (game.pending === code) {
     node.classList.add("given");
-    label += ", " + t("online.given_mark", { hero: heroName(partnerOf(game.leader)) });
+    label += `, ${t("online.given_mark", { hero: heroName(partnerOf(game.leader)) })}`;
   }
   if (pointer && pointer.card === code && game.status === "playing") {
     const text = t("online.points_here", { hero: heroName(pointer.hero) });
     node.classList.add("pointed");
-    node.append(el("span", { class: "point-mark", "aria-hidden": "true", text: "☝ " + text }));
-    label += ", " + text;
+    node.append(el("span", { class: "point-mark", "aria-hidden": "true", text: `☝ ${text}` }));
+    label += `, ${text}`;
   } else {
     node.classList.remove("pointed");
   }
@@ -474,7 +675,8 @@ export function decorate(node, code, game) {
 function refreshMarks() {
   const game = hooks?.current();
   if (!game?.online) return;
-  for (const node of document.querySelectorAll(".room-cards .card[data-card]")) decorate(node, node.dataset.card, game);
+  for (const node of document.querySelectorAll(".room-cards .card[data-card]"))
+    decorate(node, node.dataset.card, game);
 }
 
 // Keys for an online table, after the room's 1–4: nothing but choosing for a page that may

@@ -7,7 +7,11 @@ const KEY = "scoundrel_settings";
 const NAMES = ["sound", "confirm_deadly", "four_colour"];
 
 function read() {
-  try { return { ...JSON.parse(localStorage.getItem(KEY) ?? "{}") }; } catch (error) { return {}; }
+  try {
+    return { ...JSON.parse(localStorage.getItem(KEY) ?? "{}") };
+  } catch {
+    return {};
+  }
 }
 
 const chosen = read();
@@ -16,7 +20,11 @@ export const setting = (name) => chosen[name] === true;
 
 function set(name, on) {
   chosen[name] = on;
-  try { localStorage.setItem(KEY, JSON.stringify(chosen)); } catch (error) { /* private mode */ }
+  try {
+    localStorage.setItem(KEY, JSON.stringify(chosen));
+  } catch {
+    /* private mode */
+  }
   apply();
 }
 
@@ -31,11 +39,23 @@ export function showSettings() {
     dialog = el("dialog", { id: "settings", "aria-labelledby": "settings-title" });
     const list = el("div", { class: "settings-list" });
     for (const name of NAMES) {
-      const box = el("input", { type: "checkbox", name, checked: setting(name), onchange: (event) => set(name, event.target.checked) });
-      list.append(el("label", {}, box, document.createTextNode(" " + t(`settings.${name}`))));
+      const box = el("input", {
+        type: "checkbox",
+        name,
+        checked: setting(name),
+        onchange: (event) => set(name, event.target.checked),
+      });
+      list.append(el("label", {}, box, document.createTextNode(` ${t(`settings.${name}`)}`)));
     }
-    dialog.append(el("h2", { id: "settings-title", text: t("settings.title") }), list,
-      el("form", { method: "dialog" }, el("button", { class: "primary", text: t("keys.close_button") })));
+    dialog.append(
+      el("h2", { id: "settings-title", text: t("settings.title") }),
+      list,
+      el(
+        "form",
+        { method: "dialog" },
+        el("button", { class: "primary", text: t("keys.close_button") }),
+      ),
+    );
     document.body.append(dialog);
   }
   if (!dialog.open) dialog.showModal();
@@ -44,14 +64,39 @@ export function showSettings() {
 // Ask before a move that would kill a hero: resolves true to play it.
 export function confirmDeadly(text) {
   return new Promise((resolve) => {
-    const dialog = el("dialog", { class: "confirm-deadly", role: "alertdialog", "aria-labelledby": "deadly-title", "aria-describedby": "deadly-text" });
-    const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
-    dialog.append(el("h2", { id: "deadly-title", text: t("settings.deadly_title") }),
+    const dialog = el("dialog", {
+      class: "confirm-deadly",
+      role: "alertdialog",
+      "aria-labelledby": "deadly-title",
+      "aria-describedby": "deadly-text",
+    });
+    const done = (answer) => {
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    dialog.append(
+      el("h2", { id: "deadly-title", text: t("settings.deadly_title") }),
       el("p", { id: "deadly-text", text }),
-      el("div", { class: "notice-actions" },
-        el("button", { class: "cancel", text: t("settings.deadly_cancel"), onclick: () => done(false) }),
-        el("button", { class: "primary play-anyway", text: t("settings.deadly_play"), onclick: () => done(true) })));
-    dialog.addEventListener("cancel", (event) => { event.preventDefault(); done(false); });
+      el(
+        "div",
+        { class: "notice-actions" },
+        el("button", {
+          class: "cancel",
+          text: t("settings.deadly_cancel"),
+          onclick: () => done(false),
+        }),
+        el("button", {
+          class: "primary play-anyway",
+          text: t("settings.deadly_play"),
+          onclick: () => done(true),
+        }),
+      ),
+    );
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      done(false);
+    });
     document.body.append(dialog);
     dialog.showModal();
     dialog.querySelector("button.cancel").focus(); // the safe answer first

@@ -28,7 +28,19 @@ let root;
 export async function start(main) {
   root = main;
   document.addEventListener("keydown", onKey);
-  online.init({ root: () => root, current: () => game, show: (view) => show(view, view && game?.id === view.id ? game : null), render: () => render(), play, actionLabel, selectedCard: () => (game && selected !== null ? game.room[selected] ?? null : null), deselect: () => { selected = null; giving = false; } });
+  online.init({
+    root: () => root,
+    current: () => game,
+    show: (view) => show(view, view && game?.id === view.id ? game : null),
+    render: () => render(),
+    play,
+    actionLabel,
+    selectedCard: () => (game && selected !== null ? (game.room[selected] ?? null) : null),
+    deselect: () => {
+      selected = null;
+      giving = false;
+    },
+  });
   const asked = new URL(location.href).searchParams.get("game");
   const remembered = asked || localStorage.getItem(STORE_KEY);
   try {
@@ -38,8 +50,11 @@ export async function start(main) {
         const found = await api(`/api/games/${encodeURIComponent(remembered)}`);
         // a game in play is shown to its owner; a finished one to whoever asks for its
         // address (its result, breakdown, replay and analysis stay there)
-        if (found.status === "playing" ? found.owner : asked) return show(await online.adopt(found));
-      } catch (error) { if (error.status !== 404) throw error; }
+        if (found.status === "playing" ? found.owner : asked)
+          return show(await online.adopt(found));
+      } catch (error) {
+        if (error.status !== 404) throw error;
+      }
     }
     const current = await api("/api/games/current");
     connectPlay(); // this browser has its cookie now: the socket is ready for a new game
@@ -59,7 +74,9 @@ async function newGame(settings) {
     toast(t(settings.mode === "daily" ? "toast.daily_started" : "toast.new_game"));
   } catch (error) {
     toast(error.message, "error");
-  } finally { busy = false; }
+  } finally {
+    busy = false;
+  }
 }
 
 async function play(token) {
@@ -67,7 +84,11 @@ async function play(token) {
   const move = game.legal.find((m) => m.move === token);
   if (move && setting("confirm_deadly") && (move.health ?? []).some((h) => h <= 0)) {
     const asked = game;
-    if (!(await confirmDeadly(t("settings.deadly_text", { move: actionLabel(move) }))) || game !== asked) return;
+    if (
+      !(await confirmDeadly(t("settings.deadly_text", { move: actionLabel(move) }))) ||
+      game !== asked
+    )
+      return;
   }
   busy = true;
   const before = game;
@@ -80,19 +101,25 @@ async function play(token) {
       const now = await api(path);
       const done = gives
         ? now.pending === token.slice(1) && now.moves.length === body.after
-        : now.moves.length === body.after + 1 && now.moves[body.after] === token && (game.online || now.undo_count === body.undos);
+        : now.moves.length === body.after + 1 &&
+          now.moves[body.after] === token &&
+          (game.online || now.undo_count === body.undos);
       return done ? now : http();
     };
     const after = game.online
       ? await online.act("move", body, `${path}/moves`, body, played)
       : await request("move", { game: game.id, ...body }, `${path}/moves`, body, played);
-    selected = null; giving = false;
-    if (online.same(after, game)) render(); // online: the table pushed it already
+    selected = null;
+    giving = false;
+    if (online.same(after, game))
+      render(); // online: the table pushed it already
     else show(after, before);
   } catch (error) {
     toast(error.message, "error");
-    if (error.status === 409 && error.code === "conflict") await catchUp(path);  // another tab (or the partner) moved
-  } finally { busy = false; }
+    if (error.status === 409 && error.code === "conflict") await catchUp(path); // another tab (or the partner) moved
+  } finally {
+    busy = false;
+  }
 }
 
 // The position a request is made on: the moves and undos the page shows. The server
@@ -107,7 +134,15 @@ async function catchUp(path = `/api/games/${game.id}`) {
 }
 
 async function undo() {
-  if (busy || !game || game.online || game.mode === "daily" || !game.moves.length || game.status !== "playing") return;
+  if (
+    busy ||
+    !game ||
+    game.online ||
+    game.mode === "daily" ||
+    !game.moves.length ||
+    game.status !== "playing"
+  )
+    return;
   busy = true;
   const path = `/api/games/${game.id}`;
   try {
@@ -115,7 +150,9 @@ async function undo() {
     // an undo whose answer the socket lost may have been done: the game says whether
     const undone = async (http) => {
       const now = await api(path);
-      return now.moves.length === body.after - 1 && now.undo_count === body.undos + 1 ? now : http();
+      return now.moves.length === body.after - 1 && now.undo_count === body.undos + 1
+        ? now
+        : http();
     };
     const view = await request("undo", { game: game.id, ...body }, `${path}/undo`, body, undone);
     show(view);
@@ -124,16 +161,24 @@ async function undo() {
   } catch (error) {
     toast(error.message, "error");
     if (error.status === 409 && error.code === "conflict") await catchUp(path);
-  } finally { busy = false; }
+  } finally {
+    busy = false;
+  }
 }
 
 // Another tab of this browser played or undid in one of its games: a page showing that
 // game shows it as it stands (each tab says so after every change; a tab coming back into
 // view asks the server). Online tables follow their partner live already.
-const tabs = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("scoundrel-games");
-if (tabs) tabs.onmessage = (event) => { if (event.data?.id === game?.id) refresh(event.data); };
+const tabs =
+  typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("scoundrel-games");
+if (tabs)
+  tabs.onmessage = (event) => {
+    if (event.data?.id === game?.id) refresh(event.data);
+  };
 if (typeof document !== "undefined") {
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && game) refresh(null); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && game) refresh(null);
+  });
 }
 
 async function refresh(told) {
@@ -143,7 +188,12 @@ async function refresh(told) {
   const asked = game;
   const now = await api(`/api/games/${game.id}`).catch(() => null);
   if (!now || game !== asked || busy) return;
-  if (now.moves.length === shown.after && (now.undo_count ?? 0) === shown.undos && now.status === asked.status) return;
+  if (
+    now.moves.length === shown.after &&
+    (now.undo_count ?? 0) === shown.undos &&
+    now.status === asked.status
+  )
+    return;
   show(now, asked);
   toast(t("error.changed_meanwhile"));
 }
@@ -160,19 +210,33 @@ async function askHint() {
     setThinking(true);
     try {
       const asked = game;
-      const where = asked.online ? "" : `?after=${asked.moves.length}&undos=${asked.undo_count ?? 0}`;
-      const answer = await api(`/api/${asked.online ? "tables" : "games"}/${asked.id}/hint${where}`);
+      const where = asked.online
+        ? ""
+        : `?after=${asked.moves.length}&undos=${asked.undo_count ?? 0}`;
+      const answer = await api(
+        `/api/${asked.online ? "tables" : "games"}/${asked.id}/hint${where}`,
+      );
       if (!game || position(game) !== position(asked)) return; // the game moved on meanwhile
       advice = { ...answer, position: position(asked) };
       game.hint_count = answer.hint_count;
     } catch (error) {
       toast(error.message, "error");
-      if (error.status === 409 && error.reason === "stale_position") { busy = false; await catchUp(); }
+      if (error.status === 409 && error.reason === "stale_position") {
+        busy = false;
+        await catchUp();
+      }
       return;
-    } finally { busy = false; setThinking(false); }
+    } finally {
+      busy = false;
+      setThinking(false);
+    }
   }
-  const index = advice.move === "F" ? -1 : game.room.indexOf(advice.move.replace(">", "").split("/")[0]);
-  if (index >= 0) { selected = index; giving = false; }
+  const index =
+    advice.move === "F" ? -1 : game.room.indexOf(advice.move.replace(">", "").split("/")[0]);
+  if (index >= 0) {
+    selected = index;
+    giving = false;
+  }
   render();
   document.querySelector(".advice")?.focus();
 }
@@ -187,24 +251,35 @@ function setThinking(on) {
   if (on) document.querySelector(".actions")?.prepend(thinkingLine());
 }
 
-const thinkingLine = () => el("p", { class: "hint thinking-line", role: "status", text: t("hint.thinking") });
+const thinkingLine = () =>
+  el("p", { class: "hint thinking-line", role: "status", text: t("hint.thinking") });
 
 function hintButtonState(button) {
   button.classList.toggle("thinking", thinking);
   button.setAttribute("aria-busy", thinking ? "true" : "false");
-  button.replaceChildren(el("kbd", { text: "H" }), document.createTextNode(" " + t(thinking ? "hint.thinking" : "act.hint")));
+  button.replaceChildren(
+    el("kbd", { text: "H" }),
+    document.createTextNode(` ${t(thinking ? "hint.thinking" : "act.hint")}`),
+  );
 }
 
 // "20 → 17" alone; "Hero 1 (20 → 11), Hero 2 (20 → 20)" in co-op
 function healthChanges(pairs) {
   if (pairs.length === 1) return `${pairs[0][0]} → ${pairs[0][1]}`;
-  return pairs.map(([before, after], i) => t("hint.change", { hero: heroName(i + 1), before, after })).join(", ");
+  return pairs
+    .map(([before, after], i) => t("hint.change", { hero: heroName(i + 1), before, after }))
+    .join(", ");
 }
 
 // Why a flee is advised comes with the hint (its flee_reason): it wins more often, it wins
 // as often and scores more, nothing wins and it scores most, or nothing wins and the fast
 // judgement prefers it.
-const FLEE_KEYS = { wins: "hint.flee", tie: "hint.flee_tie", score: "hint.flee_score", judged: "hint.flee_judged" };
+const FLEE_KEYS = {
+  wins: "hint.flee",
+  tie: "hint.flee_tie",
+  score: "hint.flee_score",
+  judged: "hint.flee_judged",
+};
 function fleeKey(hint) {
   return FLEE_KEYS[hint.flee_reason] || "hint.flee";
 }
@@ -213,8 +288,14 @@ function adviceText(hint) {
   const plan = hint.plan.map(moveText).join(" → ");
   if (hint.reason === "flee") return [t(fleeKey(hint))];
   if (hint.reason === "doomed") return [t("hint.doomed", { plan })];
-  const lines = [t(hint.reason === "final" ? "hint.final" : "hint.face", { move: moveText(hint.move), plan })];
-  lines.push(t(hint.reason === "final" ? "hint.health_end" : "hint.health_room", { changes: healthChanges(hint.health) }));
+  const lines = [
+    t(hint.reason === "final" ? "hint.final" : "hint.face", { move: moveText(hint.move), plan }),
+  ];
+  lines.push(
+    t(hint.reason === "final" ? "hint.health_end" : "hint.health_room", {
+      changes: healthChanges(hint.health),
+    }),
+  );
   if (hint.kept && hint.reason === "face") lines.push(t("hint.kept", { card: symbol(hint.kept) }));
   return lines;
 }
@@ -227,7 +308,11 @@ const percent = (chance) => percentFormat.format(chance);
 function moveName(token) {
   if (token === "F" || token.startsWith(">") || token.includes("/")) return moveText(token);
   const k = kind(parse(token));
-  return k === "potion" ? t("move.drink", { card: symbol(token) }) : k === "weapon" ? t("act.equip", { card: symbol(token) }) : moveText(token);
+  return k === "potion"
+    ? t("move.drink", { card: symbol(token) })
+    : k === "weapon"
+      ? t("act.equip", { card: symbol(token) })
+      : moveText(token);
 }
 
 // A move's chance to win in the hint, if the hint weighed it. An online give (">KS") is
@@ -236,7 +321,7 @@ function chanceOf(hint, token) {
   const chances = hint?.chances ?? [];
   const found = chances.find((entry) => entry.move === token);
   if (found || !token.startsWith(">") || token.includes("/")) return found ?? null;
-  const fights = chances.filter((entry) => entry.move.startsWith(token + "/"));
+  const fights = chances.filter((entry) => entry.move.startsWith(`${token}/`));
   return fights.length ? fights.reduce((a, b) => (b.chance > a.chance ? b : a)) : null;
 }
 
@@ -245,7 +330,7 @@ function chanceOf(hint, token) {
 function margin(entry) {
   if (entry.exact) return t("hint.exact");
   const [low, high] = entry.ci95;
-  return "±" + number(Math.round((high - low) * 50));
+  return `±${number(Math.round((high - low) * 50))}`;
 }
 
 function chancesList(hint) {
@@ -254,20 +339,50 @@ function chancesList(hint) {
     const hinted = entry.move === hint.move;
     const [low, high] = entry.ci95;
     const label = el("span", { class: "what", text: moveName(entry.move) });
-    if (hinted) label.append(" ", el("span", { class: "suggested-mark", text: t("hint.suggested") }));
-    const value = el("span", { class: "value" }, el("b", { text: percent(entry.chance) }), document.createTextNode(" "), el("small", { text: margin(entry) }));
+    if (hinted)
+      label.append(" ", el("span", { class: "suggested-mark", text: t("hint.suggested") }));
+    const value = el(
+      "span",
+      { class: "value" },
+      el("b", { text: percent(entry.chance) }),
+      document.createTextNode(" "),
+      el("small", { text: margin(entry) }),
+    );
     if (!entry.exact) value.title = t("hint.interval", { low: percent(low), high: percent(high) });
-    const bar = el("span", { class: "bar", "aria-hidden": "true" }, el("span", { class: "range" }), el("span", { class: "fill" }));
+    const bar = el(
+      "span",
+      { class: "bar", "aria-hidden": "true" },
+      el("span", { class: "range" }),
+      el("span", { class: "fill" }),
+    );
     bar.firstChild.style.setProperty("left", `${low * 100}%`); // CSSOM: the page's CSP forbids style attributes
     bar.firstChild.style.setProperty("width", `${(high - low) * 100}%`);
     bar.lastChild.style.setProperty("width", `${entry.chance * 100}%`);
-    list.append(el("li", { class: hinted ? "suggested" : undefined, "data-move": entry.move, "data-chance": entry.chance }, label, value, bar));
+    list.append(
+      el(
+        "li",
+        {
+          class: hinted ? "suggested" : undefined,
+          "data-move": entry.move,
+          "data-chance": entry.chance,
+        },
+        label,
+        value,
+        bar,
+      ),
+    );
   }
   return list;
 }
 
 function advicePanel(hint) {
-  const box = el("aside", { class: `advice ${hint.reason}`, tabindex: "-1", "aria-labelledby": "advice-title", "data-move": hint.move, "data-reason": hint.reason });
+  const box = el("aside", {
+    class: `advice ${hint.reason}`,
+    tabindex: "-1",
+    "aria-labelledby": "advice-title",
+    "data-move": hint.move,
+    "data-reason": hint.reason,
+  });
   box.append(el("h2", { id: "advice-title", text: t("hint.title") }));
   for (const line of adviceText(hint)) box.append(el("p", { text: line }));
   if (hint.chances?.length) {
@@ -276,7 +391,13 @@ function advicePanel(hint) {
     // flee's own sentence says which already
     const none = hint.chances.every((entry) => entry.chance === 0);
     const said = hint.reason === "flee" && ["score", "judged"].includes(hint.flee_reason);
-    if (none && !said) box.append(el("p", { class: "note", text: t(hint.judged ? "hint.chances_judged" : "hint.chances_none") }));
+    if (none && !said)
+      box.append(
+        el("p", {
+          class: "note",
+          text: t(hint.judged ? "hint.chances_judged" : "hint.chances_none"),
+        }),
+      );
     box.append(el("p", { class: "note", text: t("hint.chances_note") }));
   }
   box.append(el("p", { class: "note", text: t("hint.counted") }));
@@ -286,7 +407,9 @@ function advicePanel(hint) {
 // The small "34%" on a choice button, when a hint weighed that move.
 function chanceMark(hint, token) {
   const entry = chanceOf(hint, token);
-  return entry ? el("span", { class: "chance", title: t("hint.chances"), text: percent(entry.chance) }) : null;
+  return entry
+    ? el("span", { class: "chance", title: t("hint.chances"), text: percent(entry.chance) })
+    : null;
 }
 
 // ---------------------------------------------------------------- post-game analysis
@@ -309,7 +432,9 @@ function poll(id) {
       const data = await api(`/api/games/${id}/analysis`);
       setAnalysis(id, data);
       if (data.state === "running") poll(id);
-    } catch (error) { toast(error.message, "error"); }
+    } catch (error) {
+      toast(error.message, "error");
+    }
   }, POLL_MS);
 }
 
@@ -318,7 +443,9 @@ async function loadAnalysis(id) {
     const data = await api(`/api/games/${id}/analysis`);
     setAnalysis(id, data);
     if (data.state === "running") poll(id);
-  } catch (error) { /* the analysis is offered again by its button */ }
+  } catch {
+    /* the analysis is offered again by its button */
+  }
 }
 
 async function startAnalysis() {
@@ -328,14 +455,19 @@ async function startAnalysis() {
     setAnalysis(id, data);
     document.querySelector("#analysis button")?.focus();
     if (data.state === "running") poll(id);
-  } catch (error) { toast(error.message, "error"); }
+  } catch (error) {
+    toast(error.message, "error");
+  }
 }
 
 async function cancelAnalysis() {
   const id = game.id;
   clearTimeout(pollTimer);
-  try { setAnalysis(id, await api(`/api/games/${id}/analysis`, { method: "DELETE" })); }
-  catch (error) { toast(error.message, "error"); }
+  try {
+    setAnalysis(id, await api(`/api/games/${id}/analysis`, { method: "DELETE" }));
+  } catch (error) {
+    toast(error.message, "error");
+  }
 }
 
 const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
@@ -344,39 +476,85 @@ const number = (n) => new Intl.NumberFormat(document.documentElement.lang).forma
 // what was played, what was better, and a link to the position before it in the replay.
 function slipBlock(cls, slip, title, played, better) {
   const n = slip.move;
-  return el("div", { class: cls, "data-move": n },
+  return el(
+    "div",
+    { class: cls, "data-move": n },
     el("h4", { text: title }),
     el("p", { text: played }),
     el("p", { class: "better", text: better }),
-    el("p", {}, el("a", { class: "replay-link", href: `/replay/${game.id}?step=${n - 1}`, text: t("analysis.show_move", { n }) })));
+    el(
+      "p",
+      {},
+      el("a", {
+        class: "replay-link",
+        href: `/replay/${game.id}?step=${n - 1}`,
+        text: t("analysis.show_move", { n }),
+      }),
+    ),
+  );
 }
 
 function analysisResult(result) {
-  const best = result.best_score !== null ? t("analysis.best", { best: result.best_score, score: result.score })
-    : result.line_score !== null ? t("analysis.best_found", { best: result.line_score, score: result.score })
-    : t("analysis.score_only", { score: result.score });
+  const best =
+    result.best_score !== null
+      ? t("analysis.best", { best: result.best_score, score: result.score })
+      : result.line_score !== null
+        ? t("analysis.best_found", { best: result.line_score, score: result.score })
+        : t("analysis.score_only", { score: result.score });
   const parts = [
-    el("p", { class: `verdict ${result.winnable ? "winnable" : "unwinnable"}`, text: t(result.winnable ? "analysis.winnable" : "analysis.unwinnable") }),
+    el("p", {
+      class: `verdict ${result.winnable ? "winnable" : "unwinnable"}`,
+      text: t(result.winnable ? "analysis.winnable" : "analysis.unwinnable"),
+    }),
     el("p", { class: "best", text: best }),
   ];
   const slip = result.slip;
   if (result.stopped_after !== null && result.stopped_after !== undefined) {
     const stopped = result.best_score !== null ? "analysis.slip_stopped" : "analysis.stopped";
-    parts.push(el("p", { class: "note stopped", text: t(stopped, { seconds: number(Math.round(result.stopped_after)) }) }));
+    parts.push(
+      el("p", {
+        class: "note stopped",
+        text: t(stopped, { seconds: number(Math.round(result.stopped_after)) }),
+      }),
+    );
   } else if (slip) {
-    parts.push(slipBlock("slip", slip, t("analysis.slip_title", { n: slip.move }),
-      t("analysis.slip_played", { played: moveText(slip.played), before: slip.best_before, after: slip.best_after }),
-      t("analysis.slip_better", { better: moveText(slip.better), before: slip.best_before })));
+    parts.push(
+      slipBlock(
+        "slip",
+        slip,
+        t("analysis.slip_title", { n: slip.move }),
+        t("analysis.slip_played", {
+          played: moveText(slip.played),
+          before: slip.best_before,
+          after: slip.best_after,
+        }),
+        t("analysis.slip_better", { better: moveText(slip.better), before: slip.best_before }),
+      ),
+    );
   } else {
     parts.push(el("p", { class: "no-slip", text: t("analysis.no_slip") }));
   }
   const lost = result.win_slip; // never before the first slip: a lost win lowers the best
   if (lost) {
-    parts.push(slipBlock("win-slip", lost, t("analysis.win_slip_title", { n: lost.move }),
-      t("analysis.win_slip_played", { played: moveText(lost.played) }),
-      t("analysis.win_slip_better", { better: moveText(lost.better) })));
+    parts.push(
+      slipBlock(
+        "win-slip",
+        lost,
+        t("analysis.win_slip_title", { n: lost.move }),
+        t("analysis.win_slip_played", { played: moveText(lost.played) }),
+        t("analysis.win_slip_better", { better: moveText(lost.better) }),
+      ),
+    );
   }
-  parts.push(el("p", { class: "note", text: t("analysis.stats", { nodes: number(result.nodes), seconds: number(Math.round(result.seconds * 10) / 10) }) }));
+  parts.push(
+    el("p", {
+      class: "note",
+      text: t("analysis.stats", {
+        nodes: number(result.nodes),
+        seconds: number(Math.round(result.seconds * 10) / 10),
+      }),
+    }),
+  );
   if (result.review?.moves?.length) parts.push(reviewSection(result.review));
   return parts;
 }
@@ -392,27 +570,53 @@ const LIST_AT_MOST = 8;
 // of the chance to win, the grades counted, and the moves that gave most away, worst first.
 function reviewSection(review) {
   const section = el("section", { class: "review", "aria-labelledby": "review-title" });
-  section.append(el("h4", { id: "review-title", text: t("review.title") }),
+  section.append(
+    el("h4", { id: "review-title", text: t("review.title") }),
     el("p", { class: "note", text: t("review.explain") }),
-    reviewChart(review));
+    reviewChart(review),
+  );
   const counts = el("ul", { class: "grade-counts", "aria-label": t("review.counts") });
   for (const grade of GRADES) {
     const n = review.counts?.[grade] ?? review.moves.filter((m) => m.grade === grade).length;
-    counts.append(el("li", { class: `grade-${grade}`, "data-grade": grade, "data-count": n, text: t(`review.count.${grade}`, { n }) }));
+    counts.append(
+      el("li", {
+        class: `grade-${grade}`,
+        "data-grade": grade,
+        "data-count": n,
+        text: t(`review.count.${grade}`, { n }),
+      }),
+    );
   }
   section.append(counts);
-  const listed = review.moves.filter((m) => LISTED.has(m.grade)).sort((a, b) => b.loss - a.loss || a.move - b.move);
+  const listed = review.moves
+    .filter((m) => LISTED.has(m.grade))
+    .sort((a, b) => b.loss - a.loss || a.move - b.move);
   if (!listed.length) {
     const none = review.chances.slice(0, review.moves.length).every((chance) => chance === 0);
-    section.append(el("p", { class: "review-clean", text: none ? t("review.none") : t("review.clean", { n: review.thresholds?.[0] ?? 5 }) }));
+    section.append(
+      el("p", {
+        class: "review-clean",
+        text: none ? t("review.none") : t("review.clean", { n: review.thresholds?.[0] ?? 5 }),
+      }),
+    );
     return section;
   }
   const list = el("ol", { class: "graded", "aria-label": t("review.list_title") });
   for (const judged of listed.slice(0, LIST_AT_MOST)) {
-    list.append(el("li", { class: `grade-${judged.grade}`, "data-move": judged.move, "data-grade": judged.grade, text: judgedLine(judged) }));
+    list.append(
+      el("li", {
+        class: `grade-${judged.grade}`,
+        "data-move": judged.move,
+        "data-grade": judged.grade,
+        text: judgedLine(judged),
+      }),
+    );
   }
   section.append(el("h5", { text: t("review.list_title") }), list);
-  if (listed.length > LIST_AT_MOST) section.append(el("p", { class: "note more", text: t("review.more", { n: listed.length - LIST_AT_MOST }) }));
+  if (listed.length > LIST_AT_MOST)
+    section.append(
+      el("p", { class: "note more", text: t("review.more", { n: listed.length - LIST_AT_MOST }) }),
+    );
   return section;
 }
 
@@ -440,7 +644,8 @@ function judgedLine(judged) {
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs))
+    if (value !== undefined && value !== null) node.setAttribute(key, value);
   for (const child of children) if (child) node.append(child);
   return node;
 }
@@ -460,7 +665,10 @@ function reviewChart(review) {
   draw(Math.min(540, (document.documentElement.clientWidth || 390) - 80));
   if (typeof ResizeObserver === "function") {
     const watch = new ResizeObserver((entries) => {
-      if (!figure.isConnected) { watch.disconnect(); return; }
+      if (!figure.isConnected) {
+        watch.disconnect();
+        return;
+      }
       if (entries[0].contentRect.width > 0) draw(entries[0].contentRect.width);
     });
     watch.observe(figure);
@@ -484,17 +692,49 @@ function chartSvg(review, width) {
   const x = (i) => pad.left + (last ? (i / last) * plotW : plotW / 2);
   const y = (c) => pad.top + (1 - c) * plotH;
   const r = (v) => Math.round(v * 10) / 10;
-  const label = t(won ? "review.chart_won" : "review.chart_lost", { start: fineFormat.format(chances[0]) });
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-labelledby": "review-chart-title", class: "chart" },
-    svg("title", { id: "review-chart-title" }, label));
+  const label = t(won ? "review.chart_won" : "review.chart_lost", {
+    start: fineFormat.format(chances[0]),
+  });
+  const chart = svg(
+    "svg",
+    {
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-labelledby": "review-chart-title",
+      class: "chart",
+    },
+    svg("title", { id: "review-chart-title" }, label),
+  );
   const grid = svg("g", { class: "grid" });
   for (const c of [0, 0.25, 0.5, 0.75, 1]) {
-    grid.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: r(y(c)), y2: r(y(c)), class: c === 0.5 ? "half" : undefined }),
-      svg("text", { x: pad.left - 6, y: r(y(c)) + 4, "text-anchor": "end" }, percent(c)));
+    grid.append(
+      svg("line", {
+        x1: pad.left,
+        x2: width - pad.right,
+        y1: r(y(c)),
+        y2: r(y(c)),
+        class: c === 0.5 ? "half" : undefined,
+      }),
+      svg("text", { x: pad.left - 6, y: r(y(c)) + 4, "text-anchor": "end" }, percent(c)),
+    );
   }
-  const tick = (i, text, anchor = "middle") => grid.append(
-    svg("line", { x1: r(x(i)), x2: r(x(i)), y1: pad.top + plotH, y2: pad.top + plotH + 4, class: "tick" }),
-    svg("text", { x: r(x(i)) + (anchor === "end" ? 4 : 0), y: pad.top + plotH + 16, "text-anchor": anchor }, text));
+  const tick = (i, text, anchor = "middle") =>
+    grid.append(
+      svg("line", {
+        x1: r(x(i)),
+        x2: r(x(i)),
+        y1: pad.top + plotH,
+        y2: pad.top + plotH + 4,
+        class: "tick",
+      }),
+      svg(
+        "text",
+        { x: r(x(i)) + (anchor === "end" ? 4 : 0), y: pad.top + plotH + 16, "text-anchor": anchor },
+        text,
+      ),
+    );
   // move 1, then every 1, 2, 5, 10… moves (44 px apart at least), clear of the "end" label
   const spacing = plotW / Math.max(1, last);
   const step = [1, 2, 5, 10, 20, 50, 100].find((s) => spacing * s >= 44) ?? 100;
@@ -502,11 +742,22 @@ function chartSvg(review, width) {
   for (let n = step; n <= moves; n += step) if ((n - 1) * spacing >= 32) numbered.push(n);
   for (const n of numbered) if (!ended || (last - (n - 1)) * spacing >= 52) tick(n - 1, number(n));
   if (ended) tick(last, t("review.axis_end"), "end"); // inside the chart, however long the word
-  grid.append(svg("text", { x: pad.left + plotW / 2, y: height - 4, "text-anchor": "middle", class: "axis-title" }, t("review.axis_move")));
+  grid.append(
+    svg(
+      "text",
+      { x: pad.left + plotW / 2, y: height - 4, "text-anchor": "middle", class: "axis-title" },
+      t("review.axis_move"),
+    ),
+  );
   chart.append(grid);
   const points = chances.map((c, i) => `${r(x(i))},${r(y(c))}`).join(" ");
-  chart.append(svg("polygon", { class: "area", points: `${r(x(0))},${r(y(0))} ${points} ${r(x(last))},${r(y(0))}` }),
-    svg("polyline", { class: "line", points }));
+  chart.append(
+    svg("polygon", {
+      class: "area",
+      points: `${r(x(0))},${r(y(0))} ${points} ${r(x(last))},${r(y(0))}`,
+    }),
+    svg("polyline", { class: "line", points }),
+  );
   const dots = svg("g", { class: "points" });
   chances.forEach((c, i) => {
     const judged = judgedAt.get(i);
@@ -515,7 +766,19 @@ function chartSvg(review, width) {
     if (ended && i === last) title = t(won ? "review.point_won" : "review.point_lost");
     else if (marked) title = judgedLine(judged);
     else title = t("review.point", { n: i + 1, chance: fineFormat.format(c) });
-    dots.append(svg("circle", { cx: r(x(i)), cy: r(y(c)), r: marked ? 5 : 2.5, class: `pt${marked ? ` ${judged.grade}` : ""}`, "data-index": i }, svg("title", {}, title)));
+    dots.append(
+      svg(
+        "circle",
+        {
+          cx: r(x(i)),
+          cy: r(y(c)),
+          r: marked ? 5 : 2.5,
+          class: `pt${marked ? ` ${judged.grade}` : ""}`,
+          "data-index": i,
+        },
+        svg("title", {}, title),
+      ),
+    );
   });
   chart.append(dots);
   return chart;
@@ -529,58 +792,193 @@ function fillAnalysis(box) {
   box.dataset.state = data.state;
   box.replaceChildren(el("h3", { id: "analysis-title", text: t("analysis.title") }));
   if (data.state === "running") {
-    const key = data.stage === "queued" ? "analysis.queued" : SEARCH_STAGES.has(data.stage) ? `analysis.${data.stage}_stage` : "analysis.starting";
+    const key =
+      data.stage === "queued"
+        ? "analysis.queued"
+        : SEARCH_STAGES.has(data.stage)
+          ? `analysis.${data.stage}_stage`
+          : "analysis.starting";
     const total = game.moves.length;
     const reviewing = data.stage === "review" && total > 0; // nodes: the moves judged so far
-    const text = reviewing ? t("analysis.review_stage", { n: number(Math.min(data.nodes + 1, total)), total: number(total) }) : t(key, { nodes: number(data.nodes) });
-    box.append(el("p", { class: "progress-line", text }),
-      el("progress", { "aria-label": t("analysis.title"), max: reviewing ? total : undefined, value: reviewing ? Math.min(data.nodes, total) : undefined }),
-      el("div", {}, el("button", { class: "cancel-analysis", text: t("analysis.cancel"), onclick: cancelAnalysis })));
+    const text = reviewing
+      ? t("analysis.review_stage", {
+          n: number(Math.min(data.nodes + 1, total)),
+          total: number(total),
+        })
+      : t(key, { nodes: number(data.nodes) });
+    box.append(
+      el("p", { class: "progress-line", text }),
+      el("progress", {
+        "aria-label": t("analysis.title"),
+        max: reviewing ? total : undefined,
+        value: reviewing ? Math.min(data.nodes, total) : undefined,
+      }),
+      el(
+        "div",
+        {},
+        el("button", {
+          class: "cancel-analysis",
+          text: t("analysis.cancel"),
+          onclick: cancelAnalysis,
+        }),
+      ),
+    );
   } else if (data.state === "done") {
     box.append(...analysisResult(data.result));
   } else {
-    if (data.state === "cancelled") box.append(el("p", { class: "note", text: t("analysis.cancelled") }));
-    else if (data.state === "failed") box.append(el("p", { class: "note", text: t(data.reason === "timeout" ? "analysis.timeout" : data.reason === "memory" ? "analysis.too_big" : "analysis.failed") }));
+    if (data.state === "cancelled")
+      box.append(el("p", { class: "note", text: t("analysis.cancelled") }));
+    else if (data.state === "failed")
+      box.append(
+        el("p", {
+          class: "note",
+          text: t(
+            data.reason === "timeout"
+              ? "analysis.timeout"
+              : data.reason === "memory"
+                ? "analysis.too_big"
+                : "analysis.failed",
+          ),
+        }),
+      );
     else box.append(el("p", { class: "note", text: t("analysis.explain") }));
-    box.append(el("button", { class: "analyse", text: t(data.state === "none" ? "analysis.start" : "analysis.again"), onclick: startAnalysis }));
+    box.append(
+      el("button", {
+        class: "analyse",
+        text: t(data.state === "none" ? "analysis.start" : "analysis.again"),
+        onclick: startAnalysis,
+      }),
+    );
   }
 }
 
 function analysisPanel() {
-  const box = el("section", { class: "analysis", id: "analysis", tabindex: "-1", "aria-live": "polite", "aria-labelledby": "analysis-title" });
+  const box = el("section", {
+    class: "analysis",
+    id: "analysis",
+    tabindex: "-1",
+    "aria-live": "polite",
+    "aria-labelledby": "analysis-title",
+  });
   fillAnalysis(box);
   return box;
 }
 
 function settingsForm() {
   const form = el("form", { class: "setup", "aria-label": t("setup.title") });
-  const radio = (name, value, label, checked) => el("label", {},
-    el("input", { type: "radio", name, value, checked }), document.createTextNode(" " + label));
-  const last = game ? { mode: game.mode, ruleset: game.ruleset, options: game.options } : { mode: "random", ruleset: "solo", options: {} };
+  const radio = (name, value, label, checked) =>
+    el(
+      "label",
+      {},
+      el("input", { type: "radio", name, value, checked }),
+      document.createTextNode(` ${label}`),
+    );
+  const last = game
+    ? { mode: game.mode, ruleset: game.ruleset, options: game.options }
+    : { mode: "random", ruleset: "solo", options: {} };
   const o = last.options || {};
   const dailyNext = last.mode === "daily" && game?.status === "playing"; // once played, a random one next
   form.append(
-    el("fieldset", {}, el("legend", { text: t("setup.mode") }),
+    el(
+      "fieldset",
+      {},
+      el("legend", { text: t("setup.mode") }),
       radio("mode", "random", t("mode.random"), !dailyNext),
-      radio("mode", "daily", t("mode.daily"), dailyNext)),
-    el("fieldset", {}, el("legend", { text: t("setup.ruleset") }),
+      radio("mode", "daily", t("mode.daily"), dailyNext),
+    ),
+    el(
+      "fieldset",
+      {},
+      el("legend", { text: t("setup.ruleset") }),
       radio("ruleset", "solo", t("ruleset.solo"), last.ruleset !== "coop"),
       radio("ruleset", "coop", t("ruleset.coop"), last.ruleset === "coop" && !game?.online),
-      radio("ruleset", "online", t("online.setup_choice"), !!game?.online)),
+      radio("ruleset", "online", t("online.setup_choice"), !!game?.online),
+    ),
   );
-  const solo = el("fieldset", { class: "options solo" }, el("legend", { text: t("setup.options") }),
-    el("label", {}, el("input", { type: "checkbox", name: "solo_lenient", checked: last.ruleset === "solo" && o.weapon === "lenient" }), document.createTextNode(" " + t("option.lenient"))),
-    el("label", {}, el("input", { type: "checkbox", name: "dungeon_only", checked: o.death_score === "dungeon-only" }), document.createTextNode(" " + t("option.dungeon_only"))));
-  const coop = el("fieldset", { class: "options coop" }, el("legend", { text: t("setup.options") }),
-    el("label", {}, el("input", { type: "checkbox", name: "coop_strict", checked: last.ruleset === "coop" && o.weapon === "strict" }), document.createTextNode(" " + t("option.strict"))),
-    el("label", {}, el("input", { type: "checkbox", name: "easier", checked: o.easier }), document.createTextNode(" " + t("option.easier"))),
-    el("label", {}, el("input", { type: "checkbox", name: "harder", checked: o.harder }), document.createTextNode(" " + t("option.harder"))),
-    el("label", {}, el("input", { type: "checkbox", name: "silent_leader", checked: o.silent_leader }), document.createTextNode(" " + t("option.silent_leader"))),
-    el("label", {}, document.createTextNode(t("option.first_leader") + " "),
-      (() => { const s = el("select", { name: "first_leader" }); for (const n of [1, 2]) s.append(el("option", { value: n, text: t("hero.name", { n }), selected: (o.first_leader ?? 1) === n })); return s; })()));
+  const solo = el(
+    "fieldset",
+    { class: "options solo" },
+    el("legend", { text: t("setup.options") }),
+    el(
+      "label",
+      {},
+      el("input", {
+        type: "checkbox",
+        name: "solo_lenient",
+        checked: last.ruleset === "solo" && o.weapon === "lenient",
+      }),
+      document.createTextNode(` ${t("option.lenient")}`),
+    ),
+    el(
+      "label",
+      {},
+      el("input", {
+        type: "checkbox",
+        name: "dungeon_only",
+        checked: o.death_score === "dungeon-only",
+      }),
+      document.createTextNode(` ${t("option.dungeon_only")}`),
+    ),
+  );
+  const coop = el(
+    "fieldset",
+    { class: "options coop" },
+    el("legend", { text: t("setup.options") }),
+    el(
+      "label",
+      {},
+      el("input", {
+        type: "checkbox",
+        name: "coop_strict",
+        checked: last.ruleset === "coop" && o.weapon === "strict",
+      }),
+      document.createTextNode(` ${t("option.strict")}`),
+    ),
+    el(
+      "label",
+      {},
+      el("input", { type: "checkbox", name: "easier", checked: o.easier }),
+      document.createTextNode(` ${t("option.easier")}`),
+    ),
+    el(
+      "label",
+      {},
+      el("input", { type: "checkbox", name: "harder", checked: o.harder }),
+      document.createTextNode(` ${t("option.harder")}`),
+    ),
+    el(
+      "label",
+      {},
+      el("input", { type: "checkbox", name: "silent_leader", checked: o.silent_leader }),
+      document.createTextNode(` ${t("option.silent_leader")}`),
+    ),
+    el(
+      "label",
+      {},
+      document.createTextNode(`${t("option.first_leader")} `),
+      (() => {
+        const s = el("select", { name: "first_leader" });
+        for (const n of [1, 2])
+          s.append(
+            el("option", {
+              value: n,
+              text: t("hero.name", { n }),
+              selected: (o.first_leader ?? 1) === n,
+            }),
+          );
+        return s;
+      })(),
+    ),
+  );
   const note = el("p", { class: "note daily-note", text: t("setup.daily_note") });
   const onlineNote = el("p", { class: "note online-note", text: t("online.setup_note") });
-  form.append(solo, coop, note, onlineNote, el("button", { type: "submit", class: "primary", text: t("setup.start") }));
+  form.append(
+    solo,
+    coop,
+    note,
+    onlineNote,
+    el("button", { type: "submit", class: "primary", text: t("setup.start") }),
+  );
   const sync = () => {
     const data = new FormData(form);
     const ruleset = data.get("ruleset");
@@ -601,11 +999,22 @@ function settingsForm() {
     const ruleset = data.get("ruleset");
     let options = {};
     if (mode !== "daily") {
-      options = ruleset === "solo"
-        ? { weapon: data.get("solo_lenient") ? "lenient" : "strict", death_score: data.get("dungeon_only") ? "dungeon-only" : "standard" }
-        : { weapon: data.get("coop_strict") ? "strict" : "lenient", easier: !!data.get("easier"), harder: !!data.get("harder"), silent_leader: !!data.get("silent_leader"), first_leader: Number(data.get("first_leader")) };
+      options =
+        ruleset === "solo"
+          ? {
+              weapon: data.get("solo_lenient") ? "lenient" : "strict",
+              death_score: data.get("dungeon_only") ? "dungeon-only" : "standard",
+            }
+          : {
+              weapon: data.get("coop_strict") ? "strict" : "lenient",
+              easier: !!data.get("easier"),
+              harder: !!data.get("harder"),
+              silent_leader: !!data.get("silent_leader"),
+              first_leader: Number(data.get("first_leader")),
+            };
     }
-    if (ruleset === "online") online.openTable(options); // a table for a friend on another device
+    if (ruleset === "online")
+      online.openTable(options); // a table for a friend on another device
     else newGame({ mode, ruleset, options });
   });
   return form;
@@ -614,34 +1023,59 @@ function settingsForm() {
 // A phone or tablet: no keyboard to speak of, so the keys are not named.
 const touch = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
 
-function heroName(n) { return game.heroes.length === 1 ? t("hero.you") : t("hero.name", { n }); }
+function heroName(n) {
+  return game.heroes.length === 1 ? t("hero.you") : t("hero.name", { n });
+}
 
 function heroPanel(hero, n, before) {
   const leader = game.heroes.length > 1 && game.leader === n;
-  const panel = el("section", { class: `hero${leader ? " leader" : ""}`, "aria-label": heroName(n), "data-hero": n });
+  const panel = el("section", {
+    class: `hero${leader ? " leader" : ""}`,
+    "aria-label": heroName(n),
+    "data-hero": n,
+  });
   const title = el("h2", {}, document.createTextNode(heroName(n)));
   if (leader) title.append(el("span", { class: "badge", text: t("hero.leader") }));
   panel.append(title);
-  const pct = Math.max(0, hero.health) / 20 * 100;
+  const pct = (Math.max(0, hero.health) / 20) * 100;
   const left = Math.max(0, hero.health); // a fallen hero has none left (the score counts the rest)
-  const bar = el("div", { class: `health${hero.health <= 5 ? " low" : ""}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": 20, "aria-valuenow": left, "aria-label": t("hero.health") });
+  const bar = el("div", {
+    class: `health${hero.health <= 5 ? " low" : ""}`,
+    role: "meter",
+    "aria-valuemin": 0,
+    "aria-valuemax": 20,
+    "aria-valuenow": left,
+    "aria-label": t("hero.health"),
+  });
   const fill = el("span", { class: "fill" });
   fill.style.width = `${pct}%`; // CSSOM: a style attribute would break the page's CSP
   bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: left }) }));
   if (before && before.health !== hero.health) {
     const change = hero.health - before.health;
     bar.classList.add(change < 0 ? "hurt" : "healed");
-    bar.append(el("span", { class: `float ${change < 0 ? "hurt" : "healed"}`, "aria-hidden": "true", text: (change < 0 ? "−" : "+") + Math.abs(change) }));
+    bar.append(
+      el("span", {
+        class: `float ${change < 0 ? "hurt" : "healed"}`,
+        "aria-hidden": "true",
+        text: (change < 0 ? "−" : "+") + Math.abs(change),
+      }),
+    );
   }
   panel.append(bar);
-  if (hero.health <= 0) { // this hero fell
+  if (hero.health <= 0) {
+    // this hero fell
     panel.classList.add("fallen");
-    title.append(el("span", { class: "badge fallen-mark", text: "☠ " + t("hero.fallen") }));
+    title.append(el("span", { class: "badge fallen-mark", text: `☠ ${t("hero.fallen")}` }));
   }
   const weapon = el("div", { class: "weapon" });
   if (hero.weapon) {
     const pile = el("div", { class: "weapon-pile" }, cardElement(hero.weapon));
-    hero.stack.forEach((code, i) => { const c = cardElement(code, { size: "small" }); c.style.setProperty("--i", i); c.classList.add("slain"); pile.append(c); });
+    hero.stack.forEach((code, i) => {
+      const c = cardElement(code, { size: "small" });
+      c.style.setProperty("--i", i);
+      c.classList.add("slain");
+      pile.append(c);
+    });
     weapon.append(pile);
     let marker;
     if (!hero.stack.length) marker = t("weapon.fresh");
@@ -652,7 +1086,12 @@ function heroPanel(hero, n, before) {
     weapon.append(el("p", { class: "marker none", text: t("weapon.none") }));
   }
   panel.append(weapon);
-  panel.append(el("p", { class: `potion${hero.potion_used ? " used" : ""}`, text: hero.potion_used ? t("hero.potion_used") : t("hero.potion_ready") }));
+  panel.append(
+    el("p", {
+      class: `potion${hero.potion_used ? " used" : ""}`,
+      text: hero.potion_used ? t("hero.potion_used") : t("hero.potion_ready"),
+    }),
+  );
   return panel;
 }
 
@@ -664,12 +1103,26 @@ function dungeonPanel() {
   for (const k of ["monster", "weapon", "potion"]) {
     const counts = game.unseen[k];
     const n = Object.values(counts).reduce((a, b) => a + b, 0);
-    const values = Object.entries(counts).flatMap(([v, c]) => Array(c).fill(valueName(Number(v)))).join(" ");
-    list.append(el("li", { class: `kind-${k}` }, el("b", { text: t(`count.${k}`, { n }) }), el("span", { class: "values", text: values })));
+    const values = Object.entries(counts)
+      .flatMap(([v, c]) => Array(c).fill(valueName(Number(v))))
+      .join(" ");
+    list.append(
+      el(
+        "li",
+        { class: `kind-${k}` },
+        el("b", { text: t(`count.${k}`, { n }) }),
+        el("span", { class: "values", text: values }),
+      ),
+    );
   }
   left.append(list);
   if (game.known_bottom.length) {
-    left.append(el("p", { class: "bottom", text: t("table.bottom", { cards: game.known_bottom.map(symbol).join(" ") }) }));
+    left.append(
+      el("p", {
+        class: "bottom",
+        text: t("table.bottom", { cards: game.known_bottom.map(symbol).join(" ") }),
+      }),
+    );
   }
   panel.append(left);
   return panel;
@@ -684,30 +1137,56 @@ function actionLabel(move) {
   const card = parse(move.card);
   const k = kind(card);
   const target = move.help ? (game.leader === 1 ? 2 : 1) : game.leader;
-  if (move.give) return t("online.give", { card: symbol(move.card), hero: t("hero.name", { n: target }) });
+  if (move.give)
+    return t("online.give", { card: symbol(move.card), hero: t("hero.name", { n: target }) });
   const given = move.help && game.pending !== move.card; // online: the partner fights what was given
   const health = move.health[target - 1];
   const damage = move.damage[target - 1];
   const who = move.help ? { hero: t("hero.name", { n: target }) } : {};
   let text;
-  if (k === "weapon") text = t(move.help ? "act.give_weapon" : "act.equip", { card: symbol(move.card), ...who });
+  if (k === "weapon")
+    text = t(move.help ? "act.give_weapon" : "act.equip", { card: symbol(move.card), ...who });
   else if (k === "potion") {
     const used = game.heroes[target - 1].potion_used;
-    const key = used ? (move.help ? "act.give_potion_wasted" : "act.drink_wasted")
-      : damage === 0 ? (move.help ? "act.give_potion_full" : "act.drink_full")
-      : (move.help ? "act.give_potion" : "act.drink");
+    const key = used
+      ? move.help
+        ? "act.give_potion_wasted"
+        : "act.drink_wasted"
+      : damage === 0
+        ? move.help
+          ? "act.give_potion_full"
+          : "act.drink_full"
+        : move.help
+          ? "act.give_potion"
+          : "act.drink";
     text = t(key, { card: symbol(move.card), gain: -damage, health, ...who });
   } else {
     const weapon = game.heroes[target - 1].weapon;
-    const key = move.weapon ? (given ? "act.give_fight_weapon" : "act.fight_weapon") : (given ? "act.give_fight_bare" : "act.fight_bare");
-    text = t(key, { card: symbol(move.card), weapon: weapon ? symbol(weapon) : "", damage, health, ...who });
+    const key = move.weapon
+      ? given
+        ? "act.give_fight_weapon"
+        : "act.fight_weapon"
+      : given
+        ? "act.give_fight_bare"
+        : "act.fight_bare";
+    text = t(key, {
+      card: symbol(move.card),
+      weapon: weapon ? symbol(weapon) : "",
+      damage,
+      health,
+      ...who,
+    });
   }
-  if (health <= 0) text += " " + t("act.deadly");
+  if (health <= 0) text += ` ${t("act.deadly")}`;
   return text;
 }
 
 function actionsPanel() {
-  const panel = el("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
+  const panel = el("section", {
+    class: "actions",
+    "aria-live": "polite",
+    "aria-label": t("table.actions"),
+  });
   if (game.status !== "playing") return panel;
   if (game.pending) return online.pendingPanel(panel, game);
   const hint = adviceHere();
@@ -719,8 +1198,14 @@ function actionsPanel() {
     // the keys of the cards there are, and fleeing only where the server lists it
     const keys = game.room.length === 1 ? "1" : `1–${game.room.length}`;
     const flee = game.legal.some((m) => m.move === "F") ? "_flee" : "";
-    const key = (touch() ? (game.heroes.length > 1 ? "table.choose_coop_touch" : "table.choose_touch") // no keys to name on a touch screen
-      : (game.heroes.length > 1 ? "table.choose_room_coop" : "table.choose_room")) + flee;
+    const key =
+      (touch()
+        ? game.heroes.length > 1
+          ? "table.choose_coop_touch"
+          : "table.choose_touch" // no keys to name on a touch screen
+        : game.heroes.length > 1
+          ? "table.choose_room_coop"
+          : "table.choose_room") + flee;
     if (acting) panel.append(el("p", { class: "hint", text: t(key, { n: game.leader, keys }) }));
     return panel;
   }
@@ -731,27 +1216,56 @@ function actionsPanel() {
   const keyOf = (m) => (m.card && kind(parse(m.card)) === "monster" ? (m.weapon ? "W" : "B") : "⏎");
   for (const move of moves) {
     const suggested = hint?.move === move.move;
-    const button = el("button", { class: `choice${move.help ? " give" : ""}${(move.health ?? []).some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`, "data-move": move.move, disabled: !acting, onclick: () => play(move.move) });
-    button.append(el("kbd", { text: move.give ? "G" : (move.help ? "G " : "") + keyOf(move) }), document.createTextNode(" " + actionLabel(move)));
-    if (suggested) button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
+    const button = el("button", {
+      class: `choice${move.help ? " give" : ""}${(move.health ?? []).some((h) => h <= 0) ? " deadly" : ""}${suggested ? " suggested" : ""}`,
+      "data-move": move.move,
+      disabled: !acting,
+      onclick: () => play(move.move),
+    });
+    button.append(
+      el("kbd", { text: move.give ? "G" : (move.help ? "G " : "") + keyOf(move) }),
+      document.createTextNode(` ${actionLabel(move)}`),
+    );
+    if (suggested)
+      button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
     const chance = chanceMark(hint, move.move);
-    if (chance) { button.append(chance); button.classList.add("with-chance"); }
+    if (chance) {
+      button.append(chance);
+      button.classList.add("with-chance");
+    }
     list.append(button);
   }
   for (const [token, refusal] of Object.entries(game.blocked)) {
-    if (token === "F" || refusal.code === "no_weapon" || !token.replace(">", "").startsWith(code + "/")) continue;
+    if (
+      token === "F" ||
+      refusal.code === "no_weapon" ||
+      !token.replace(">", "").startsWith(`${code}/`)
+    )
+      continue;
     if (game.online && token.startsWith(">")) continue; // online, the partner chooses how to fight
     const help = token.startsWith(">");
-    const text = t(help ? "act.give_fight_weapon_blocked" : "act.fight_weapon_blocked", { card: symbol(code) }) + " — " + refusalText(refusal);
-    list.append(el("button", { class: "choice blocked", disabled: true, "data-move": token, text }));
+    const text =
+      t(help ? "act.give_fight_weapon_blocked" : "act.fight_weapon_blocked", {
+        card: symbol(code),
+      }) +
+      " — " +
+      refusalText(refusal);
+    list.append(
+      el("button", { class: "choice blocked", disabled: true, "data-move": token, text }),
+    );
   }
   panel.append(list);
   return panel;
 }
 
 function roomPanel(before) {
-  const panel = el("section", { class: "room", "aria-label": t(game.final_room ? "table.final_room" : "table.room") });
-  panel.append(el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }));
+  const panel = el("section", {
+    class: "room",
+    "aria-label": t(game.final_room ? "table.final_room" : "table.room"),
+  });
+  panel.append(
+    el("h2", { class: "sr-only", text: t(game.final_room ? "table.final_room" : "table.room") }),
+  );
   const row = el("div", { class: "room-cards" });
   const old = new Set(before ? before.room : drawn.id === game.id ? drawn.room : []);
   fresh = [];
@@ -766,42 +1280,82 @@ function roomPanel(before) {
     card.setAttribute("aria-keyshortcuts", String(i + 1));
     card.dataset.key = String(i + 1); // drawn in its corner (aria-keyshortcuts names it)
     // the help card is marked for whoever may give it now: not on the partner's screen
-    if (online.mayAct(game) && game.legal.some((m) => m.card === code && m.help) && !(game.online && game.pending)) {
+    if (
+      online.mayAct(game) &&
+      game.legal.some((m) => m.card === code && m.help) &&
+      !(game.online && game.pending)
+    ) {
       card.append(el("span", { class: "give-mark", text: t("table.can_give") }));
       card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${t("table.can_give")}`);
     }
     online.decorate(card, code, game);
     card.disabled = game.status !== "playing";
-    card.addEventListener("click", () => { selected = selected === i ? null : i; giving = false; render(); });
+    card.addEventListener("click", () => {
+      selected = selected === i ? null : i;
+      giving = false;
+      render();
+    });
     row.append(card);
   });
   panel.append(row);
   if (game.status !== "playing") return panel; // the result says it all
   if (game.final_room) panel.append(el("p", { class: "note", text: t("table.final_note") }));
-  else panel.append(el("p", { class: "note", text: t("table.taken", { n: game.resolved_in_room }) }));
+  else
+    panel.append(el("p", { class: "note", text: t("table.taken", { n: game.resolved_in_room }) }));
   return panel;
 }
 
 function controls() {
   const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
   const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
-  help.append(el("kbd", { text: "?" }), document.createTextNode(" " + t("act.keys")));
+  help.append(el("kbd", { text: "?" }), document.createTextNode(` ${t("act.keys")}`));
   // on a phone the gear alone (its name stays the button's name)
-  const options = el("button", { class: "settings-button", onclick: showSettings, "aria-label": t("settings.title"), title: t("settings.title") },
-    "⚙", el("span", { class: "label", text: " " + t("settings.title") }));
-  if (game.status !== "playing") { bar.append(help, options); return bar; } // nothing left to play
+  const options = el(
+    "button",
+    {
+      class: "settings-button",
+      onclick: showSettings,
+      "aria-label": t("settings.title"),
+      title: t("settings.title"),
+    },
+    "⚙",
+    el("span", { class: "label", text: ` ${t("settings.title")}` }),
+  );
+  if (game.status !== "playing") {
+    bar.append(help, options);
+    return bar;
+  } // nothing left to play
   const fleeMove = game.legal.find((m) => m.move === "F");
   const reason = game.blocked.F ? refusalText(game.blocked.F) : "";
-  const flee = el("button", { class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`, "data-move": "F", disabled: !fleeMove || !online.mayAct(game), title: reason, "aria-describedby": !fleeMove && reason ? "flee-reason" : undefined, "aria-keyshortcuts": "F", onclick: () => play("F") });
+  const flee = el("button", {
+    class: `flee${adviceHere()?.move === "F" ? " suggested" : ""}`,
+    "data-move": "F",
+    disabled: !fleeMove || !online.mayAct(game),
+    title: reason,
+    "aria-describedby": !fleeMove && reason ? "flee-reason" : undefined,
+    "aria-keyshortcuts": "F",
+    onclick: () => play("F"),
+  });
   // a phone shows the short name: the bar that stays on screen keeps to one row
-  flee.append(el("kbd", { text: "F" }), el("span", { class: "long", text: " " + t("act.flee") }), el("span", { class: "short", text: " " + t("act.flee_short") }));
+  flee.append(
+    el("kbd", { text: "F" }),
+    el("span", { class: "long", text: ` ${t("act.flee")}` }),
+    el("span", { class: "short", text: ` ${t("act.flee_short")}` }),
+  );
   const fleeChance = fleeMove && chanceMark(adviceHere(), "F");
   if (fleeChance) flee.append(fleeChance);
   bar.append(flee);
-  if (!fleeMove && reason) bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
-  if (game.mode !== "daily" && !game.online) {  // no undo in the daily (its deck is the day's), nor online
-    const u = el("button", { class: "undo", disabled: !game.moves.length, "aria-keyshortcuts": "U", onclick: undo });
-    u.append(el("kbd", { text: "U" }), document.createTextNode(" " + t("act.undo")));
+  if (!fleeMove && reason)
+    bar.append(el("span", { class: "reason", id: "flee-reason", text: reason }));
+  if (game.mode !== "daily" && !game.online) {
+    // no undo in the daily (its deck is the day's), nor online
+    const u = el("button", {
+      class: "undo",
+      disabled: !game.moves.length,
+      "aria-keyshortcuts": "U",
+      onclick: undo,
+    });
+    u.append(el("kbd", { text: "U" }), document.createTextNode(` ${t("act.undo")}`));
     bar.append(u);
   }
   if (online.mayAct(game) && !game.pending) {
@@ -814,55 +1368,141 @@ function controls() {
 }
 
 function header() {
-  const mode = game.mode === "daily" ? t("mode.daily_on", { date: dayName(game.daily_date) })
-    : game.mode === "archive" ? t("mode.archive_on", { date: dayName(game.daily_date) }) : t("mode.random");
+  const mode =
+    game.mode === "daily"
+      ? t("mode.daily_on", { date: dayName(game.daily_date) })
+      : game.mode === "archive"
+        ? t("mode.archive_on", { date: dayName(game.daily_date) })
+        : t("mode.random");
   const rules = [t(`ruleset.${game.ruleset}`), t(`option.weapon_${game.options.weapon}`)];
   if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
-  for (const name of ["easier", "harder", "silent_leader"]) if (game.options[name]) rules.push(t(`option.${name}`));
-  const head = el("div", { class: "game-head" }, el("h1", { text: mode }), el("p", { class: "rules-line", text: rules.join(" · ") }));
-  if (game.undo_count) head.append(el("p", { class: "badge undo-badge", text: t("game.undo_used", { n: game.undo_count }) }));
-  if (game.hint_count) head.append(el("p", { class: "badge hint-badge", text: t("game.hints_used", { n: game.hint_count }) }));
+  for (const name of ["easier", "harder", "silent_leader"])
+    if (game.options[name]) rules.push(t(`option.${name}`));
+  const head = el(
+    "div",
+    { class: "game-head" },
+    el("h1", { text: mode }),
+    el("p", { class: "rules-line", text: rules.join(" · ") }),
+  );
+  if (game.undo_count)
+    head.append(
+      el("p", { class: "badge undo-badge", text: t("game.undo_used", { n: game.undo_count }) }),
+    );
+  if (game.hint_count)
+    head.append(
+      el("p", { class: "badge hint-badge", text: t("game.hints_used", { n: game.hint_count }) }),
+    );
   return head;
 }
 
 function scoreLines() {
   const list = el("dl", { class: "breakdown" });
   for (const [name, points] of game.score_breakdown) {
-    list.append(el("dt", { text: t(`score.${name}`) }), el("dd", { text: (points > 0 ? "+" : "") + points }));
+    list.append(
+      el("dt", { text: t(`score.${name}`) }),
+      el("dd", { text: (points > 0 ? "+" : "") + points }),
+    );
   }
-  list.append(el("dt", { class: "total", text: t("score.total") }), el("dd", { class: "total", text: String(game.score) }));
+  list.append(
+    el("dt", { class: "total", text: t("score.total") }),
+    el("dd", { class: "total", text: String(game.score) }),
+  );
   return list;
 }
 
 function gameOver() {
   const won = game.status === "won";
-  const box = el("section", { class: `over ${game.status}`, tabindex: "-1", "aria-labelledby": "over-title" });
-  if (game.status === "closed") { // its day ended before it did: no score, never ranked
-    box.append(el("h2", { id: "over-title", text: t("over.closed") }), el("p", { class: "note", text: t("over.closed_note") }));
-  } else box.append(el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }), scoreLines());
+  const box = el("section", {
+    class: `over ${game.status}`,
+    tabindex: "-1",
+    "aria-labelledby": "over-title",
+  });
+  if (game.status === "closed") {
+    // its day ended before it did: no score, never ranked
+    box.append(
+      el("h2", { id: "over-title", text: t("over.closed") }),
+      el("p", { class: "note", text: t("over.closed_note") }),
+    );
+  } else
+    box.append(
+      el("h2", { id: "over-title", text: t(won ? "over.won" : "over.lost") }),
+      scoreLines(),
+    );
   const share = `${location.origin}/replay/${game.id}`;
-  const buttons = el("div", { class: "over-buttons" },
-    game.online ? game.you !== null && (online.againAfter(game) // the partner opened the next table: join it
-      ? el("button", { class: "primary join-again", text: t("online.join_again"), onclick: () => online.joinAgain(game) })
-      : el("button", { class: "primary", text: t("over.again"), onclick: () => online.openTable(game.options, game.id) })) : el("button", { class: game.run && game.mode === "daily" ? "again" : "primary", text: t(game.mode === "random" ? "over.again" : "over.random"), onclick: () => newGame({ mode: "random", ruleset: game.ruleset, options: game.mode === "random" ? game.options : {} }) }));
-  if (game.mode !== "random" && game.daily_date) { // the dungeon of the day, or a past day's: the archive is next to it
-    buttons.append(el("a", { class: "button archive-link", href: `/daily?ruleset=${game.ruleset}&date=${shiftDay(game.daily_date, -1)}`, text: t("over.archive") }));
+  const buttons = el(
+    "div",
+    { class: "over-buttons" },
+    game.online
+      ? game.you !== null &&
+          (online.againAfter(game) // the partner opened the next table: join it
+            ? el("button", {
+                class: "primary join-again",
+                text: t("online.join_again"),
+                onclick: () => online.joinAgain(game),
+              })
+            : el("button", {
+                class: "primary",
+                text: t("over.again"),
+                onclick: () => online.openTable(game.options, game.id),
+              }))
+      : el("button", {
+          class: game.run && game.mode === "daily" ? "again" : "primary",
+          text: t(game.mode === "random" ? "over.again" : "over.random"),
+          onclick: () =>
+            newGame({
+              mode: "random",
+              ruleset: game.ruleset,
+              options: game.mode === "random" ? game.options : {},
+            }),
+        }),
+  );
+  if (game.mode !== "random" && game.daily_date) {
+    // the dungeon of the day, or a past day's: the archive is next to it
+    buttons.append(
+      el("a", {
+        class: "button archive-link",
+        href: `/daily?ruleset=${game.ruleset}&date=${shiftDay(game.daily_date, -1)}`,
+        text: t("over.archive"),
+      }),
+    );
   }
   if (game.run && game.mode === "daily") {
-    buttons.prepend(el("button", { class: "primary share", text: t("over.share"), onclick: () => copy(shareText(), t("toast.share_copied")) }));
-    box.append(el("pre", { class: "share-preview", "aria-label": t("over.share_preview") , text: shareText() }));
+    buttons.prepend(
+      el("button", {
+        class: "primary share",
+        text: t("over.share"),
+        onclick: () => copy(shareText(), t("toast.share_copied")),
+      }),
+    );
+    box.append(
+      el("pre", {
+        class: "share-preview",
+        "aria-label": t("over.share_preview"),
+        text: shareText(),
+      }),
+    );
   }
   if (game.record) {
     buttons.append(
-      el("button", { class: "copy-record", text: t("over.copy_record"), onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")) }),
-      el("button", { class: "copy-link", text: t("over.copy_link"), onclick: () => copy(share, t("toast.link_copied")) }),
-      el("a", { class: "button", href: `/replay/${game.id}`, text: t("over.watch") }));
+      el("button", {
+        class: "copy-record",
+        text: t("over.copy_record"),
+        onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")),
+      }),
+      el("button", {
+        class: "copy-link",
+        text: t("over.copy_link"),
+        onclick: () => copy(share, t("toast.link_copied")),
+      }),
+      el("a", { class: "button", href: `/replay/${game.id}`, text: t("over.watch") }),
+    );
   } else {
     box.append(el("p", { class: "note", text: t("over.daily_hidden") }));
   }
   box.append(buttons);
   if (game.record && game.status !== "closed") box.append(analysisPanel()); // a closed attempt never ended
-  if (game.mode === "daily") box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
+  if (game.mode === "daily")
+    box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
 }
 
@@ -885,42 +1525,101 @@ function shareText() {
 }
 
 async function copy(text, done) {
-  try { await navigator.clipboard.writeText(text); toast(done); }
-  catch (error) { window.prompt(t("toast.copy_manually"), text); }
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(done);
+  } catch {
+    window.prompt(t("toast.copy_manually"), text);
+  }
 }
 
 function showKeys() {
   let dialog = document.getElementById("keys");
   if (!dialog) {
     dialog = el("dialog", { id: "keys", "aria-labelledby": "keys-title" });
-    const rows = [["1–4", "keys.select"], ["W", "keys.weapon"], ["B", "keys.bare"], ["Enter", "keys.take"], ["G", "keys.give"], ["H", "keys.hint"], ["F", "keys.flee"], ["U", "keys.undo"], ["?", "keys.help"], ["Esc", "keys.close"]];
-    const table = el("table", {}, ...rows.map(([k, key]) => el("tr", {}, el("th", {}, el("kbd", { text: k })), el("td", { text: t(key) }))));
-    dialog.append(el("h2", { id: "keys-title", text: t("keys.title") }), table,
+    const rows = [
+      ["1–4", "keys.select"],
+      ["W", "keys.weapon"],
+      ["B", "keys.bare"],
+      ["Enter", "keys.take"],
+      ["G", "keys.give"],
+      ["H", "keys.hint"],
+      ["F", "keys.flee"],
+      ["U", "keys.undo"],
+      ["?", "keys.help"],
+      ["Esc", "keys.close"],
+    ];
+    const table = el(
+      "table",
+      {},
+      ...rows.map(([k, key]) =>
+        el("tr", {}, el("th", {}, el("kbd", { text: k })), el("td", { text: t(key) })),
+      ),
+    );
+    dialog.append(
+      el("h2", { id: "keys-title", text: t("keys.title") }),
+      table,
       el("p", {}, el("a", { href: "/rules", text: t("keys.rules_link") })),
-      el("form", { method: "dialog" }, el("button", { class: "primary", text: t("keys.close_button") })));
+      el(
+        "form",
+        { method: "dialog" },
+        el("button", { class: "primary", text: t("keys.close_button") }),
+      ),
+    );
     document.body.append(dialog);
   }
   if (!dialog.open) dialog.showModal();
 }
 
 function onKey(event) {
-  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (
+    event.target.closest("input, select, textarea") ||
+    event.ctrlKey ||
+    event.metaKey ||
+    event.altKey
+  )
+    return;
   if (document.getElementById("keys")?.open) return;
   const key = event.key;
-  if (key === "?") { showKeys(); event.preventDefault(); return; }
+  if (key === "?") {
+    showKeys();
+    event.preventDefault();
+    return;
+  }
   if (!game) return;
-  if (key.toLowerCase() === "u") { undo(); return; }
+  if (key.toLowerCase() === "u") {
+    undo();
+    return;
+  }
   if (game.status !== "playing") return;
   if (/^[1-9]$/.test(key)) {
     const i = Number(key) - 1;
-    if (i < game.room.length) { selected = selected === i ? null : i; giving = false; render(); document.querySelector(`.room-cards .card:nth-child(${i + 1})`)?.focus(); }
+    if (i < game.room.length) {
+      selected = selected === i ? null : i;
+      giving = false;
+      render();
+      document.querySelector(`.room-cards .card:nth-child(${i + 1})`)?.focus();
+    }
     return;
   }
   if (game.online && online.onKey(event, game)) return;
   const lower = key.toLowerCase();
-  if (lower === "f") { if (game.legal.some((m) => m.move === "F")) play("F"); else toast(refusalText(game.blocked.F), "error"); return; }
-  if (lower === "h") { askHint(); event.preventDefault(); return; }
-  if (key === "Escape") { selected = null; giving = false; render(); return; }
+  if (lower === "f") {
+    if (game.legal.some((m) => m.move === "F")) play("F");
+    else toast(refusalText(game.blocked.F), "error");
+    return;
+  }
+  if (lower === "h") {
+    askHint();
+    event.preventDefault();
+    return;
+  }
+  if (key === "Escape") {
+    selected = null;
+    giving = false;
+    render();
+    return;
+  }
   if (selected === null) return;
   const moves = movesFor(selected);
   if (lower === "g") {
@@ -928,7 +1627,9 @@ function onKey(event) {
     giving = !giving;
     toast(giving ? t("toast.giving") : t("toast.not_giving"));
     const only = moves.filter((m) => m.help);
-    if (giving && only.length === 1 && (only[0].give || kind(parse(only[0].card)) !== "monster")) { play(only[0].move); }
+    if (giving && only.length === 1 && (only[0].give || kind(parse(only[0].card)) !== "monster")) {
+      play(only[0].move);
+    }
     return;
   }
   const pick = (pred) => moves.find((m) => m.help === giving && pred(m));
@@ -940,30 +1641,49 @@ function onKey(event) {
   event.preventDefault();
   if (move) play(move.move);
   else if (lower === "w") {
-    const token = (giving ? ">" : "") + game.room[selected] + "/w";
-    toast(game.blocked[token] ? refusalText(game.blocked[token]) : t("toast.no_such_move"), "error");
+    const token = `${(giving ? ">" : "") + game.room[selected]}/w`;
+    toast(
+      game.blocked[token] ? refusalText(game.blocked[token]) : t("toast.no_such_move"),
+      "error",
+    );
   }
 }
 
 function show(view, before = null) {
-  if (selected !== null && before && before.room[selected] !== view?.room[selected]) { selected = null; giving = false; } // online: the partner moved
+  if (selected !== null && before && before.room[selected] !== view?.room[selected]) {
+    selected = null;
+    giving = false;
+  } // online: the partner moved
   game = view;
   if (view && !view.online) {
     if (view.owner) connectPlay(); // its next moves go over the game socket
-    if (view.owner && before?.id === view.id && tabs) tabs.postMessage({ id: view.id, ...seen(view) });
-    try { localStorage.setItem(STORE_KEY, view.id); } catch (e) { /* private mode */ }
+    if (view.owner && before?.id === view.id && tabs)
+      tabs.postMessage({ id: view.id, ...seen(view) });
+    try {
+      localStorage.setItem(STORE_KEY, view.id);
+    } catch {
+      /* private mode */
+    }
     const url = new URL(location.href);
-    if (url.searchParams.get("game") !== view.id || url.searchParams.has("table")) { url.searchParams.delete("table"); url.searchParams.set("game", view.id); history.replaceState(null, "", url); }
+    if (url.searchParams.get("game") !== view.id || url.searchParams.has("table")) {
+      url.searchParams.delete("table");
+      url.searchParams.set("game", view.id);
+      history.replaceState(null, "", url);
+    }
   }
   online.follow(view); // an online table: remember it, follow it live
   if (selected !== null && (!game || selected >= game.room.length)) selected = null;
   if (!adviceHere()) advice = null;
-  if (analysis && analysis.id !== game?.id) { analysis = null; clearTimeout(pollTimer); }
+  if (analysis && analysis.id !== game?.id) {
+    analysis = null;
+    clearTimeout(pollTimer);
+  }
   const shot = before && root ? snapshot(root) : null;
   render(before);
   if (game && before && shot && before.id === game.id) animate(root, before, game, shot);
   if (game) deal(root, fresh, shot?.pile);
-  if (before?.status === "playing" && game && game.status !== "playing") { // the game just ended
+  if (before?.status === "playing" && game && game.status !== "playing") {
+    // the game just ended
     const over = document.querySelector(".over");
     if (game.status === "won" && over) celebrate(over);
     over?.scrollIntoView({ block: "start", behavior: reduced() ? "auto" : "smooth" });
@@ -974,16 +1694,30 @@ function show(view, before = null) {
 
 function render(before = null) {
   root.replaceChildren();
-  const setup = el("details", { class: "new-game", open: !game || game.status !== "playing" ? true : undefined },
-    el("summary", { text: t("setup.title") }), settingsForm());
+  const setup = el(
+    "details",
+    { class: "new-game", open: game?.status !== "playing" ? true : undefined },
+    el("summary", { text: t("setup.title") }),
+    settingsForm(),
+  );
   if (!game) {
-    root.append(el("h1", { text: t("app.welcome") }), el("p", { class: "lead", text: t("app.tagline") }), setup);
+    root.append(
+      el("h1", { text: t("app.welcome") }),
+      el("p", { class: "lead", text: t("app.tagline") }),
+      setup,
+    );
     return;
   }
-  const table = el("div", { class: `table ${game.ruleset}${game.heroes.length > 1 ? " two" : ""}`, "data-moves": game.moves.length, "data-status": game.status });
+  const table = el("div", {
+    class: `table ${game.ruleset}${game.heroes.length > 1 ? " two" : ""}`,
+    "data-moves": game.moves.length,
+    "data-status": game.status,
+  });
   table.append(dungeonPanel(), roomPanel(before), actionsPanel());
   const heroes = el("div", { class: "heroes" });
-  game.heroes.forEach((hero, i) => heroes.append(heroPanel(hero, i + 1, before?.heroes?.[i])));
+  game.heroes.forEach((hero, i) => {
+    heroes.append(heroPanel(hero, i + 1, before?.heroes?.[i]));
+  });
   table.append(heroes, controls());
   root.append(header(), online.banner(game));
   if (game.status !== "playing") root.append(gameOver());
