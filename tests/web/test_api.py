@@ -253,6 +253,7 @@ def test_new_random_solo_game(client: TestClient, app: FastAPI) -> None:
     assert view["heroes"] == [
         {
             "health": 20,
+            "max_health": 20,  # the browser draws health against it, never against a literal
             "weapon": None,
             "stack": [],
             "last_kill": None,

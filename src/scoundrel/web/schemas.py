@@ -22,6 +22,7 @@ class View(BaseModel):
 
 class HeroView(View):
     health: int = Field(le=20, description="may be 0 or less once the hero has fallen")
+    max_health: int = Field(description="the most health the hero can have (S1, S10)")
     weapon: str | None = Field(description="the weapon's card (N1), or none")
     stack: list[str] = Field(description="the monsters slain with it, in order")
     last_kill: int | None

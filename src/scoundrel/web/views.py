@@ -11,7 +11,19 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from scoundrel.core import ALL_CARDS, FLEE, Card, Hero, Kind, Move, Record, Rules, State, Status
+from scoundrel.core import (
+    ALL_CARDS,
+    FLEE,
+    MAX_HEALTH,
+    Card,
+    Hero,
+    Kind,
+    Move,
+    Record,
+    Rules,
+    State,
+    Status,
+)
 from scoundrel.core.cards import JOKER_VALUE
 from scoundrel.core.moves import move_for
 from scoundrel.core.observation import observe
@@ -27,6 +39,7 @@ _code = _CODES.__getitem__
 def hero_view(hero: Hero) -> dict[str, Any]:
     return {
         "health": hero.health,
+        "max_health": MAX_HEALTH,
         "weapon": _code(hero.weapon),
         "stack": list(map(_code, hero.stack)),
         "last_kill": hero.last_kill,

@@ -24,7 +24,10 @@ export function positionElement(position, { weapon = "strict", showDungeon = tru
       `mini-hero${position.heroes.length > 1 && position.leader === i + 1 ? " leader" : ""}`,
     );
     const name = position.heroes.length > 1 ? t("hero.name", { n: i + 1 }) : t("hero.you");
-    h.append(el("b", name), el("span", t("hero.health_value", { health: hero.health }), "hp"));
+    h.append(
+      el("b", name),
+      el("span", t("hero.health_value", { health: hero.health, max: hero.max_health }), "hp"),
+    );
     if (hero.weapon) {
       const pile = el("span", undefined, "weapon-pile");
       pile.append(cardElement(hero.weapon, { size: "small" }));

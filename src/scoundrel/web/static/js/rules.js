@@ -59,7 +59,7 @@ function exampleElement(name, example) {
         .map((h, i) =>
           example.ruleset === "coop"
             ? t("app.labelled", { label: t("hero.name", { n: i + 1 }), value: h.health })
-            : t("hero.health_value", { health: h.health }),
+            : t("hero.health_value", { health: h.health, max: h.max_health }),
         )
         .join(", ");
       const token = example.steps[step - 1];

@@ -1037,19 +1037,25 @@ function heroPanel(hero, n, before) {
   const title = el("h2", {}, document.createTextNode(heroName(n)));
   if (leader) title.append(el("span", { class: "badge", text: t("hero.leader") }));
   panel.append(title);
-  const pct = (Math.max(0, hero.health) / 20) * 100;
+  const pct = (Math.max(0, hero.health) / hero.max_health) * 100;
   const left = Math.max(0, hero.health); // a fallen hero has none left (the score counts the rest)
   const bar = el("div", {
     class: `health${hero.health <= 5 ? " low" : ""}`,
     role: "meter",
     "aria-valuemin": 0,
-    "aria-valuemax": 20,
+    "aria-valuemax": hero.max_health,
     "aria-valuenow": left,
     "aria-label": t("hero.health"),
   });
   const fill = el("span", { class: "fill" });
   fill.style.width = `${pct}%`; // CSSOM: a style attribute would break the page's CSP
-  bar.append(fill, el("span", { class: "value", text: t("hero.health_value", { health: left }) }));
+  bar.append(
+    fill,
+    el("span", {
+      class: "value",
+      text: t("hero.health_value", { health: left, max: hero.max_health }),
+    }),
+  );
   if (before && before.health !== hero.health) {
     const change = hero.health - before.health;
     bar.classList.add(change < 0 ? "hurt" : "healed");
@@ -1515,7 +1521,9 @@ function shareText() {
     const lost = room.lost.reduce((a, b) => a + b, 0);
     return lost < 0 ? "💚" : lost === 0 ? "🟩" : lost <= 5 ? "🟨" : lost <= 10 ? "🟧" : "🟥";
   };
-  const health = game.heroes.map((hero) => `${Math.max(0, hero.health)}/20`).join(" · ");
+  const health = game.heroes
+    .map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`)
+    .join(" · ");
   return [
     t("share.title", { date: game.daily_date, ruleset: t(`ruleset.${game.ruleset}`) }),
     t("share.line", { score: game.score, health, rooms: t("count.rooms", { n: game.run.length }) }),
