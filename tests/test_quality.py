@@ -49,5 +49,5 @@ def test_biome_finds_the_browser_code_clean_and_formatted() -> None:
         if os.environ.get("CI"):  # CI installs it: its absence is a broken run, not a skip
             pytest.fail(missing)
         pytest.skip(missing + ": JavaScript checks skipped")
-    result = _run(str(BIOME), "ci", "--colors=off")
+    result = _run(str(BIOME), "ci", "--colors=off", "--error-on-warnings")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]

@@ -27,6 +27,14 @@ export function t(key, params = {}) {
   );
 }
 
+// Which dungeon a game is in: "Random dungeon", "Dungeon of the day, 29 November 2026", or
+// the archive's day; the table's header and the replay's title say it so.
+export function modeName(game) {
+  if (game.mode === "daily") return t("mode.daily_on", { date: dayName(game.daily_date) });
+  if (game.mode === "archive") return t("mode.archive_on", { date: dayName(game.daily_date) });
+  return t("mode.random");
+}
+
 export function has(key) {
   return messages[key] !== undefined;
 }

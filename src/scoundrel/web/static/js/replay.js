@@ -1,5 +1,5 @@
 // The share-link viewer: a finished game, move by move (?step=N opens it at a position).
-import { t, bootData, dayName } from "./i18n.js";
+import { t, bootData, modeName } from "./i18n.js";
 import { api, toast } from "./api.js";
 import { positionElement, moveText } from "./board.js";
 
@@ -18,12 +18,7 @@ export async function start(main) {
     main.append(el("h1", t("replay.title")), el("p", error.message, "lead"));
     return;
   }
-  const heading =
-    data.mode === "daily"
-      ? t("mode.daily_on", { date: dayName(data.daily_date) })
-      : data.mode === "archive"
-        ? t("mode.archive_on", { date: dayName(data.daily_date) })
-        : t("mode.random");
+  const heading = modeName(data);
   main.append(
     el(
       "h1",

@@ -1,7 +1,7 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
-import { t, lang, dayName } from "./i18n.js";
+import { t, lang, modeName } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText } from "./board.js";
@@ -873,6 +873,13 @@ function settingsForm() {
       el("input", { type: "radio", name, value, checked }),
       document.createTextNode(` ${label}`),
     );
+  const checkbox = (name, checked, label) =>
+    el(
+      "label",
+      {},
+      el("input", { type: "checkbox", name, checked }),
+      document.createTextNode(` ${label}`),
+    );
   const last = game
     ? { mode: game.mode, ruleset: game.ruleset, options: game.options }
     : { mode: "random", ruleset: "solo", options: {} };
@@ -899,59 +906,21 @@ function settingsForm() {
     "fieldset",
     { class: "options solo" },
     el("legend", { text: t("setup.options") }),
-    el(
-      "label",
-      {},
-      el("input", {
-        type: "checkbox",
-        name: "solo_lenient",
-        checked: last.ruleset === "solo" && o.weapon === "lenient",
-      }),
-      document.createTextNode(` ${t("option.lenient")}`),
+    checkbox(
+      "solo_lenient",
+      last.ruleset === "solo" && o.weapon === "lenient",
+      t("option.lenient"),
     ),
-    el(
-      "label",
-      {},
-      el("input", {
-        type: "checkbox",
-        name: "dungeon_only",
-        checked: o.death_score === "dungeon-only",
-      }),
-      document.createTextNode(` ${t("option.dungeon_only")}`),
-    ),
+    checkbox("dungeon_only", o.death_score === "dungeon-only", t("option.dungeon_only")),
   );
   const coop = el(
     "fieldset",
     { class: "options coop" },
     el("legend", { text: t("setup.options") }),
-    el(
-      "label",
-      {},
-      el("input", {
-        type: "checkbox",
-        name: "coop_strict",
-        checked: last.ruleset === "coop" && o.weapon === "strict",
-      }),
-      document.createTextNode(` ${t("option.strict")}`),
-    ),
-    el(
-      "label",
-      {},
-      el("input", { type: "checkbox", name: "easier", checked: o.easier }),
-      document.createTextNode(` ${t("option.easier")}`),
-    ),
-    el(
-      "label",
-      {},
-      el("input", { type: "checkbox", name: "harder", checked: o.harder }),
-      document.createTextNode(` ${t("option.harder")}`),
-    ),
-    el(
-      "label",
-      {},
-      el("input", { type: "checkbox", name: "silent_leader", checked: o.silent_leader }),
-      document.createTextNode(` ${t("option.silent_leader")}`),
-    ),
+    checkbox("coop_strict", last.ruleset === "coop" && o.weapon === "strict", t("option.strict")),
+    checkbox("easier", o.easier, t("option.easier")),
+    checkbox("harder", o.harder, t("option.harder")),
+    checkbox("silent_leader", o.silent_leader, t("option.silent_leader")),
     el(
       "label",
       {},
@@ -1374,12 +1343,7 @@ function controls() {
 }
 
 function header() {
-  const mode =
-    game.mode === "daily"
-      ? t("mode.daily_on", { date: dayName(game.daily_date) })
-      : game.mode === "archive"
-        ? t("mode.archive_on", { date: dayName(game.daily_date) })
-        : t("mode.random");
+  const mode = modeName(game);
   const rules = [t(`ruleset.${game.ruleset}`), t(`option.weapon_${game.options.weapon}`)];
   if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
   for (const name of ["easier", "harder", "silent_leader"])
