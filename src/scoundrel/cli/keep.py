@@ -17,7 +17,7 @@ from typing import Any
 
 from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
 from scoundrel.settings import Settings
-from scoundrel.store.games import GameStore, StoredGame
+from scoundrel.store.games import GameStore, Mode, StoredGame
 
 #: The store's refusals of a change made on a position the game has left (another window).
 MOVED_ON = ("stale_position", "changed_meanwhile")
@@ -58,22 +58,22 @@ class Keeper:
         (``archive``). A day to come is refused (:class:`StoreError`)."""
         secret = self.daily_secret
         today = self.today()
-        if mode == "daily" and day is not None and day != today:
+        if mode == Mode.DAILY and day is not None and day != today:
             stored = self.store.start(
-                self.player, "archive", rules, today=today, day=day, secret=secret
+                self.player, Mode.ARCHIVE, rules, today=today, day=day, secret=secret
             )
-        elif mode == "daily":
-            stored = self.store.start(self.player, "daily", rules, today=today, secret=secret)
+        elif mode == Mode.DAILY:
+            stored = self.store.start(self.player, Mode.DAILY, rules, today=today, secret=secret)
         else:
             deck = None if seed is None else random_deal(rules, seed)
-            stored = self.store.start(self.player, "random", rules, deck=deck)
+            stored = self.store.start(self.player, Mode.RANDOM, rules, deck=deck)
         return KeptGame(self, stored)
 
     def bring(self, game: Game) -> KeptGame:
         """A game from a record file, kept from now on like any other (its moves replayed).
         It is marked as brought (``loaded``): its history lists it, its records never count
         it, since its first moves may have been anybody's (a solver's line, say)."""
-        stored = self.store.start(self.player, "random", game.rules, deck=game.deck, loaded=True)
+        stored = self.store.start(self.player, Mode.RANDOM, game.rules, deck=game.deck, loaded=True)
         kept = KeptGame(self, stored)
         for move in game.moves:
             kept.play(move)
@@ -148,7 +148,7 @@ class KeptGame:
     @property
     def can_undo(self) -> bool:
         """Undo is for a random dungeon (or a past day's), while it is on (M1, M2)."""
-        return self.stored.mode != "daily" and bool(self.game.moves) and not self.game.is_over
+        return self.stored.mode != Mode.DAILY and bool(self.game.moves) and not self.game.is_over
 
     @property
     def position(self) -> tuple[int, int]:

@@ -53,11 +53,31 @@ from scoundrel.core import (
 
 from .database import games, now, players, seats, settings
 
-MODES = ("random", "daily", "archive")
-#: How a game that is no longer in play ended: the core's results, and ``closed``, an attempt
-#: at the dungeon of the day that its day ended before it did (see :meth:`GameStore.play`).
-FINISHED = ("won", "lost")
-CLOSED = "closed"
+
+class Mode(enum.StrEnum):
+    """Which dungeon a game is dealt from (M1, M2): a random one, the dungeon of the day,
+    or a past day's, played unranked from the archive."""
+
+    RANDOM = "random"
+    DAILY = "daily"
+    ARCHIVE = "archive"
+
+
+class GameStatus(enum.StrEnum):
+    """Where a kept game stands: in play, won or lost (the core's results), or closed, an
+    attempt at the dungeon of the day that its day ended before it did (see
+    :meth:`GameStore.play`)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    CLOSED = "closed"
+
+
+MODES = tuple(Mode)
+#: How a game that is no longer in play ended, by the rules.
+FINISHED = (GameStatus.WON, GameStatus.LOST)
+CLOSED = GameStatus.CLOSED
 
 
 class _Own:
@@ -218,9 +238,9 @@ _CURRENT = (
     .where(
         and_(
             games.c.player_id == bindparam("player_id"),
-            games.c.status == "playing",
+            games.c.status == GameStatus.PLAYING,
             games.c.invite.is_(None),
-            or_(games.c.mode != "daily", games.c.daily_date >= bindparam("today")),
+            or_(games.c.mode != Mode.DAILY, games.c.daily_date >= bindparam("today")),
         )
     )
     .order_by(games.c.updated_at.desc())
@@ -295,12 +315,12 @@ class Conflict(StoreError):
 class StoredGame:
     id: str
     player_id: str
-    mode: str
+    mode: Mode
     daily_date: str | None
     rules: Rules
     deck: str
     moves: tuple[str, ...]
-    status: str
+    status: GameStatus
     score: int | None
     undo_count: int
     hint_count: int
@@ -338,7 +358,7 @@ class StoredGame:
 
     @property
     def is_over(self) -> bool:
-        return self.status != "playing"
+        return self.status != GameStatus.PLAYING
 
     @property
     def closed(self) -> bool:
@@ -349,8 +369,8 @@ class StoredGame:
         """Whether this is an attempt in play at the dungeon of a day before ``today``: it
         may not go on (see :meth:`GameStore.play`)."""
         return (
-            self.mode == "daily"
-            and self.status == "playing"
+            self.mode == Mode.DAILY
+            and self.status == GameStatus.PLAYING
             and (self.daily_date or "") < today.isoformat()
         )
 
@@ -360,7 +380,7 @@ class StoredGame:
         deck from a finished attempt and then play it knowingly)."""
         if not self.is_over:
             return False
-        return self.mode != "daily" or (self.daily_date or "") < today.isoformat()
+        return self.mode != Mode.DAILY or (self.daily_date or "") < today.isoformat()
 
 
 #: A stored deck's cards: read once for each game in play (its record is read again when
@@ -384,12 +404,12 @@ def _row_to_game(row: Any) -> StoredGame:
     return StoredGame(
         id=row.id,
         player_id=row.player_id,
-        mode=row.mode,
+        mode=Mode(row.mode),
         daily_date=row.daily_date,
         rules=_rules(row.ruleset, row.options),
         deck=row.deck,
         moves=tuple(row.moves.split()),
-        status=row.status,
+        status=GameStatus(row.status),
         score=row.score,
         undo_count=row.undo_count,
         hint_count=row.hint_count,
@@ -590,7 +610,7 @@ class GameStore:
         seed or a record the player brings (the terminal's ``--seed`` and ``--load``);
         ``loaded`` marks the latter, a game whose first moves were not played here: it is
         listed in the history but never counts toward the records (:meth:`stats`)."""
-        if deck is not None and mode != "random":
+        if deck is not None and mode != Mode.RANDOM:
             raise StoreError(
                 "only a random dungeon is dealt from a given deck", reason="unknown_mode"
             )
@@ -598,18 +618,19 @@ class GameStore:
             raise StoreError(
                 f"mode must be random, daily or archive, not {mode!r}", reason="unknown_mode"
             )
-        if online and (mode != "random" or not rules.coop_game):
+        mode = Mode(mode)
+        if online and (mode != Mode.RANDOM or not rules.coop_game):
             raise StoreError(
                 "a game with a friend on another device is a co-op game in a random dungeon",
                 reason="online_needs_coop",
             )
         stamp = now()
-        if mode in ("daily", "archive") and rules != Rules.from_options(rules.ruleset):
+        if mode in (Mode.DAILY, Mode.ARCHIVE) and rules != Rules.from_options(rules.ruleset):
             raise StoreError(
                 "the dungeon of the day is played with the standard options",
                 reason="daily_standard_options",
             )
-        if mode == "archive":
+        if mode == Mode.ARCHIVE:
             latest = (today or stamp.date()) - _dt.timedelta(days=1)
             if day is None or day > latest:
                 raise StoreError(
@@ -618,7 +639,7 @@ class GameStore:
                 )
             date: str | None = day.isoformat()
             deck = daily_deal(rules, day, self._secret(secret))
-        elif mode == "daily":
+        elif mode == Mode.DAILY:
             date = (today or stamp.date()).isoformat()
             deck = daily_deal(rules, date, self._secret(secret))
             existing = self.daily_attempt(player_id, date, rules.ruleset)
@@ -652,7 +673,7 @@ class GameStore:
             "updated_at": stamp,
             "finished_at": None,
             "invite": secrets.token_urlsafe(16) if online else None,
-            "client": client if mode == "daily" else None,
+            "client": client if mode == Mode.DAILY else None,
             "pending": None,
             "loaded": loaded,
         }
@@ -669,7 +690,7 @@ class GameStore:
                             )
                         )
         except IntegrityError:
-            if mode == "daily":  # a second request raced us to the day's attempt
+            if mode == Mode.DAILY:  # a second request raced us to the day's attempt
                 existing = self.daily_attempt(player_id, date or "", rules.ruleset)
                 if existing is not None:
                     return existing
@@ -689,7 +710,7 @@ class GameStore:
                 select(games.c.daily_date, games.c.score).where(
                     and_(
                         games.c.player_id == player_id,
-                        games.c.mode == "daily",
+                        games.c.mode == Mode.DAILY,
                         games.c.ruleset == ruleset,
                         games.c.status.in_(FINISHED),
                     )
@@ -720,7 +741,7 @@ class GameStore:
                 select(games).where(
                     and_(
                         games.c.player_id == player_id,
-                        games.c.mode == "daily",
+                        games.c.mode == Mode.DAILY,
                         games.c.daily_date == date,
                         games.c.ruleset == ruleset,
                     )
@@ -739,13 +760,13 @@ class GameStore:
     def _dated(self, stored: StoredGame) -> StoredGame:
         """``stored``, closed first if it is an attempt at the dungeon of a day that is
         over: such an attempt never goes on (see :meth:`play`)."""
-        if stored.mode != "daily" or not stored.past_day(self.today()):
+        if stored.mode != Mode.DAILY or not stored.past_day(self.today()):
             return stored
         stamp = now()
         with self.engine.begin() as connection:
             connection.execute(
                 update(games)
-                .where(and_(games.c.id == stored.id, games.c.status == "playing"))
+                .where(and_(games.c.id == stored.id, games.c.status == GameStatus.PLAYING))
                 .values(status=CLOSED, updated_at=stamp, finished_at=stamp)
             )
             row = connection.execute(_LOAD, {"game_id": stored.id}).first()
@@ -838,7 +859,7 @@ class GameStore:
         """Refuse to go on with an attempt at the dungeon of a day that is over (closing
         it, if nobody has yet): whoever finished that day's dungeon may show its deck now,
         and the leaderboard of a day ranks only what was played that day."""
-        if stored.mode != "daily":
+        if stored.mode != Mode.DAILY:
             return
         if stored.closed or stored.past_day(self.today()):
             with self._lock:
@@ -879,7 +900,7 @@ class GameStore:
                 "an online table has no undo: your partner has seen the move",
                 reason="no_undo_online",
             )
-        if stored.mode == "daily":
+        if stored.mode == Mode.DAILY:
             raise Forbidden("the dungeon of the day has no undo", reason="no_undo_daily")
         if not stored.moves:
             raise Conflict("there is no move to undo", reason="nothing_to_undo")
@@ -917,7 +938,7 @@ class GameStore:
         stored = self.owned(game_id, player_id, fresh=False)
         self.still_today(stored)
         stored = self._as_seen(stored, after, undos)
-        where = [games.c.id == stored.id, games.c.status == "playing"]
+        where = [games.c.id == stored.id, games.c.status == GameStatus.PLAYING]
         if after is not None:
             where.append(games.c.move_count == after)
         if undos is not None:
@@ -950,12 +971,12 @@ class GameStore:
             "old_pending": stored.pending,
         }
         statement = _MOVE
-        if values.keys() <= _STEP_CHANGES and stored.status == "playing":
+        if values.keys() <= _STEP_CHANGES and stored.status == GameStatus.PLAYING:
             statement = _STEP  # still in play: only the moves change
         if self._run(statement, params) != 1:
             with self._lock:
                 self._games.pop(stored.id, None)
-            if stored.mode == "daily" and self.load(stored.id).closed:  # midnight, meanwhile
+            if stored.mode == Mode.DAILY and self.load(stored.id).closed:  # midnight, meanwhile
                 raise Conflict(DAY_OVER, reason="daily_closed")
             raise Conflict(CHANGED, reason="changed_meanwhile")
 
@@ -1009,10 +1030,10 @@ class GameStore:
             groups.setdefault((row.mode, row.ruleset), []).append(row)
         result = []
         for (mode, ruleset), finished in sorted(groups.items()):
-            wins = [row for row in finished if row.status == "won"]
+            wins = [row for row in finished if row.status == GameStatus.WON]
             streak = longest = 0
             for row in finished:
-                streak = streak + 1 if row.status == "won" else 0
+                streak = streak + 1 if row.status == GameStatus.WON else 0
                 longest = max(longest, streak)
             histogram: dict[int, int] = {}
             for row in finished:
@@ -1067,7 +1088,7 @@ class GameStore:
                 .join(players, players.c.id == games.c.player_id)
                 .where(
                     and_(
-                        games.c.mode == "daily",
+                        games.c.mode == Mode.DAILY,
                         games.c.daily_date == date,
                         games.c.ruleset == ruleset,
                         games.c.deck == deck,
@@ -1084,7 +1105,7 @@ class GameStore:
                     "rank": rank,
                     "nickname": row.nickname,
                     "score": row.score,
-                    "won": row.status == "won",
+                    "won": row.status == GameStatus.WON,
                     "moves": row.move_count,
                     "hints": row.hint_count,
                     "you": row.player_id == viewer,
