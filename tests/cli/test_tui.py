@@ -493,3 +493,46 @@ async def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> No
         assert "The day of this dungeon is over" in text_of(app, "#prompt")
     stored = keeper.store.load(kept.id)
     assert (stored.status, len(stored.moves)) == ("closed", 1)
+
+
+async def test_a_hint_asked_just_before_the_last_move_is_for_its_own_position(
+    keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The monkey found it: H, then B on the move that ends the game, before the hint's
+    thread began. The thread read the position when it began, found the game over and
+    failed (WorkerFailed). A hint is for the position it was asked at, and its answer is
+    dropped once the game has moved on."""
+    import threading
+
+    import scoundrel.cli.tui.table as table_module
+
+    kept = keeper.start("random", Rules.solo(), seed=7)
+    while not any(kept.state.preview(m).status != "playing" for m in kept.state.legal_moves):
+        state = kept.state  # the safest move, until one move can end the game
+        kept.play(max(state.legal_moves, key=lambda m: state.preview(m).heroes[0].health))
+    ending = next(m for m in kept.state.legal_moves if kept.state.preview(m).status != "playing")
+    started, release = threading.Event(), threading.Event()
+    real = table_module.get_current_worker
+
+    def late() -> object:  # the hint's thread begins only after the next move
+        started.set()
+        release.wait(30)
+        return real()
+
+    monkeypatch.setattr(table_module, "get_current_worker", late)
+    app = ScoundrelApp(keeper, Words("en"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press("h")
+        assert started.wait(10)
+        state = table(app).kept.state
+        await pilot.press(*keys_for(ending, state.observation(1).room))
+        await pilot.pause()
+        assert table(app).kept.state.is_over
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+    assert keeper.store.load(kept.id).hint_count == 0  # its answer came too late to count

@@ -31,7 +31,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation
+from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation, State
 from scoundrel.core.kernel import MAX_HEALTH
 from scoundrel.store.games import StoreError
 
@@ -720,14 +720,15 @@ class TableScreen(Page):
         self.advised_at = here
         self.thinking_at = here
         self.draw_advice()
-        self.think(here)
+        self.think(here, self.kept.state)
 
     @work(thread=True, exclusive=True, group="hint")
-    def think(self, here: tuple[int, int]) -> None:
+    def think(self, here: tuple[int, int], state: State) -> None:
+        """The hint for ``state``, the position it was asked at: the thread may start after
+        the next move (which may end the game), and the answer is dropped then."""
         from scoundrel.solver import Cancelled, hint
 
         worker = get_current_worker()
-        state = self.kept.state
         bot = app_of(self).effort.bot()
 
         def stop() -> bool:  # a newer hint was asked for, or the table was left
