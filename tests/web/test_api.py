@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 import scoundrel.store.games as games_module
-from scoundrel.core import Record, Rules, State, daily_deal, parse_cards, random_deal
+from scoundrel.core import ALL_CARDS, Record, Rules, State, daily_deal, parse_cards, random_deal
 from scoundrel.solver import analyse
 from scoundrel.store.database import games
 from scoundrel.web.analysis import STAGES, Analyses, Job
@@ -966,6 +966,9 @@ def test_pages(path: str, page: str, client: TestClient) -> None:
     boot = boot_data(response.text)
     assert (boot["lang"], boot["page"]) == ("en", page)
     assert boot["messages"]["app.name"] == "Scoundrel"
+    # every card's kind and value, as the core says (the browser works out neither)
+    assert boot["kinds"] == {card.code: card.kind.value for card in ALL_CARDS}
+    assert boot["values"] == {card.code: card.value for card in ALL_CARDS}
     if page == "replay":
         assert boot["game"] == "x"
 

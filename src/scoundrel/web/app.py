@@ -79,6 +79,9 @@ STATIC = Path(str(resources.files(__package__).joinpath("static")))
 #: What each card is (S1, C2), as the core says: the browser draws cards from this rather
 #: than deciding by suit and value itself.
 CARD_KINDS = {card.code: card.kind.value for card in ALL_CARDS}
+#: Each card's value (S1: J 11 … A 14, a joker 15), as the core says: the browser never
+#: works a value out of a rank.
+CARD_VALUES = {card.code: card.value for card in ALL_CARDS}
 
 
 class NicknameIn(BaseModel):
@@ -226,6 +229,7 @@ def create_app(
                     "languages": LANGUAGES,
                     "messages": messages,
                     "kinds": CARD_KINDS,
+                    "values": CARD_VALUES,
                     **data,
                 },
                 ensure_ascii=False,

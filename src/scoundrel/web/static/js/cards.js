@@ -4,15 +4,14 @@ import { t, bootData } from "./i18n.js";
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const FACE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 
+// A card's code read for drawing: its rank and suit as written, and its value as the rules
+// core gives it (the server sends every card's value, as it sends every card's kind).
 export function parse(code) {
+  const value = bootData.values[code];
   if (code === "RJ" || code === "BJ")
-    return { code, rank: "★", suit: code[0] === "R" ? "R" : "B", value: 15, joker: true };
-  const suit = code.slice(-1);
-  const rank = code.slice(0, -1);
-  const value = FACE_VALUE[rank] ?? Number(rank);
-  return { code, rank, suit, value, joker: false };
+    return { code, rank: "★", suit: code[0] === "R" ? "R" : "B", value, joker: true };
+  return { code, rank: code.slice(0, -1), suit: code.slice(-1), value, joker: false };
 }
-const FACE_VALUE = { J: 11, Q: 12, K: 13, A: 14 };
 
 // monster, weapon or potion: the server sends every card's kind from the rules core
 export function kind(card) {
