@@ -184,6 +184,20 @@ def test_c5_potion_heals_the_partner() -> None:
     assert not state.hero(2).potion_used
 
 
+def test_c5_a_move_says_which_hero_it_plays_on() -> None:
+    """C5: the help card plays on the leader's partner, every other move on the leader;
+    interfaces ask the move (Move.hero) instead of working it out."""
+    state = play(new(COOP, "9S 2D 3D KC 6H 4D 5D"), "9S/b 2D 3D")
+    assert state.leader == 2
+    for move in state.legal_moves:
+        target = move.hero(state.leader)
+        assert target == (1 if move.help else 2)
+        others = [n for n in (1, 2) if n != target]
+        before, after = state.hero(others[0]), state.preview(move).heroes[others[0] - 1]
+        assert before == after  # the other hero is untouched
+    assert Move(">6H").hero(1) == 2 and Move("6H").hero(1) == 1 and FLEE.hero(2) == 2
+
+
 def test_c5_monster_fought_by_partner_with_partners_weapon() -> None:
     """C5: >KS/w is fought by the partner with the partner's own weapon."""
     state = play(new(COOP, "2D 9D 3D KC KS 4D 5D"), ">9D 2D 3D")

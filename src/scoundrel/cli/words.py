@@ -199,7 +199,7 @@ class Words:
         """What a legal move does, from the core's preview: ``Fight K♠ with 5♦: −8, health 12``."""
         if move.card is None:
             return self("act.flee")
-        target = 3 - observation.leader if move.help else observation.leader
+        target = move.hero(observation.leader)
         before = observation.heroes[target - 1]
         health = preview.heroes[target - 1].health
         damage = preview.damage[target - 1]
@@ -235,7 +235,7 @@ class Words:
         leader = before.leader
         if move.card is None:
             return self(f"log.{person}.flee", hero=self("hero.name", n=leader))
-        target = 3 - leader if move.help else leader
+        target = move.hero(leader)
         damage = before.previews()[move].damage[target - 1]
         card = self.card(move.card)
         params: dict[str, Any] = {"card": card, "hero": self("hero.name", n=target)}

@@ -90,6 +90,11 @@ class Move:
         """``True`` for ``/b``: a monster fought without the weapon."""
         return self.card is not None and self.card.is_monster and not self.weapon
 
+    def hero(self, leader: int) -> int:
+        """The hero this move plays on when hero ``leader`` leads the room: the help card
+        goes to the leader's partner (C5), every other move is the leader's own."""
+        return 3 - leader if self.help else leader
+
 
 FLEE: Move = Move._make(None, False, False)
 

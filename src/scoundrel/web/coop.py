@@ -25,7 +25,7 @@ from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from scoundrel.core import ALL_CARDS, Rules, State
+from scoundrel.core import ALL_CARDS, Move, Rules, State
 from scoundrel.store import Forbidden, GameStore, StoredGame, StoreError
 from scoundrel.store.tables import Tables
 
@@ -58,12 +58,13 @@ class TableMoveIn(BaseModel):
     after: int | None = Field(default=None, ge=0, le=10_000)
 
 
-def _give_entry(code: str) -> dict[str, Any]:
+def _give_entry(code: str, leader: int) -> dict[str, Any]:
     """The leader's "give this monster" action: its effect is the partner's to choose."""
     return {
         "move": f">{code}",
         "card": code,
         "help": True,
+        "hero": Move(f">{code}/b").hero(leader),  # either way of fighting it: the partner
         "weapon": None,
         "give": True,
         "health": None,
@@ -94,7 +95,7 @@ def table_view(
             for entry in view["legal"]
             if not (entry["help"] and entry["card"] in gives and entry["move"][-2] == "/")
         ]
-        legal.extend(_give_entry(code) for code in gives)
+        legal.extend(_give_entry(code, state.leader) for code in gives)
         view["legal"] = legal
     view.update(
         online=True,

@@ -34,6 +34,7 @@ class LegalMove(View):
     move: str = Field(description="the move in notation (N2)")
     card: str | None
     help: bool
+    hero: int = Field(description="the hero the move plays on: the partner for the help card (C5)")
     weapon: bool | None
     health: list[int] | None = Field(description="each hero's health after it")
     damage: list[int] | None

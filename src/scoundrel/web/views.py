@@ -95,11 +95,13 @@ def position_view(state: State) -> dict[str, Any]:
     """A position as a player sees it, with every legal move and its preview."""
     seen = observe(state, state.leader)  # State.observation, without its import each call
     status = _STATUS
+    leader = state.leader
     legal = [
         {  # what the move says of itself, then what it would do
             "move": move.token,
             "card": _code(move.card),
             "help": move.help,
+            "hero": move.hero(leader),
             "weapon": move.weapon,
             "health": health,
             "damage": damage,

@@ -433,14 +433,10 @@ class TableScreen(Page):
             key = self.key_of(move)
             label = Text(f"[{key}] ", style="bold")
             label.append(w.action(move, previews[move], seen))
-            if previews[move].heroes[self.target(move, seen) - 1].health <= 0:
+            if previews[move].heroes[move.hero(seen.leader) - 1].health <= 0:
                 label.stylize("red")
             options.append(Option(label, id=move.token))
         actions.offer(options + flee)
-
-    @staticmethod
-    def target(move: Move, seen: Observation) -> int:
-        return 3 - seen.leader if move.help else seen.leader
 
     def key_of(self, move: Move) -> str:
         """The keys that play ``move`` once its card is chosen."""

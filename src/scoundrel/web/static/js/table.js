@@ -1111,7 +1111,7 @@ function movesFor(index) {
 function actionLabel(move) {
   const card = parse(move.card);
   const k = kind(card);
-  const target = move.help ? (game.leader === 1 ? 2 : 1) : game.leader;
+  const target = move.hero; // the server says whose move it is (C5)
   if (move.give)
     return t("online.give", { card: symbol(move.card), hero: t("hero.name", { n: target }) });
   const given = move.help && game.pending !== move.card; // online: the partner fights what was given
