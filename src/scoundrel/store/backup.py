@@ -42,7 +42,7 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
-from .database import MIGRATIONS, SCHEMA_VERSION, connect
+from .database import MIGRATIONS, SCHEMA_VERSION, connect, with_driver
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"
@@ -167,9 +167,7 @@ _KIND_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 def _parse(url: str) -> URL:
     """The store's URL, checked: SQLite on a file, or PostgreSQL."""
-    for plain in ("postgresql://", "postgres://"):  # as connect() reads them
-        if url.startswith(plain):
-            url = "postgresql+psycopg://" + url[len(plain) :]
+    url = with_driver(url)  # as connect() reads it
     try:
         parsed = make_url(url)
     except ArgumentError:

@@ -143,12 +143,18 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'scoundrel.sqlite3'}"
 
 
+def with_driver(url: str) -> str:
+    """``url`` with the PostgreSQL driver this package installs named, where a plain
+    ``postgresql://`` or ``postgres://`` leaves it to SQLAlchemy's default."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain) :]
+    return url
+
+
 def connect(url: str | None = None) -> Engine:
     """An engine for ``url`` (default: :func:`default_url`) with the schema up to date."""
-    url = url or default_url()
-    for plain in ("postgresql://", "postgres://"):  # the driver this package installs
-        if url.startswith(plain):
-            url = "postgresql+psycopg://" + url[len(plain) :]
+    url = with_driver(url or default_url())
     options: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         options["connect_args"] = {"check_same_thread": False, "timeout": 30}
