@@ -71,6 +71,10 @@ def test_the_command_refuses_a_bad_setting_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("scoundrel deal: SCOUNDREL_DAILY_PER_ADDRESS='five'")
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    # the games say so too, not that their store cannot be opened
+    assert main(["play", "--plain", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scoundrel play: SCOUNDREL_DAILY_PER_ADDRESS='five'"), err
 
 
 def test_the_workers_read_back_what_the_command_hands_them() -> None:

@@ -194,8 +194,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         _shows(stream, "♠♥█─╭") for stream in (sys.stdout, sys.stderr)
     )
     words = Words(args.lang or terminal_language(), ascii_only=ascii_only)
+    # the environment's settings first: a bad one is named as such, not as a store problem
+    secret = args.secret or Settings.read().daily_secret
     try:
-        keeper = Keeper(args.db, daily_secret=args.secret)
+        keeper = Keeper(args.db, daily_secret=secret)
     except Exception as error:  # an unreadable or foreign database: say which, change nothing
         where = args.db or "your data folder"
         raise UsageError(f"cannot open the game store ({where}): {error}") from None
