@@ -8,15 +8,17 @@ being played. :func:`play_random` is the benchmark: uniform random play (flee, `
 compiled code, one move of each of ``batch_size`` games a sweep, a finished game's slot
 taking the next deal.
 
-**One definition of each rule.** Every piece of rule arithmetic (a fight's damage, weapon
-wear, which monsters a weapon reaches, a potion, whether a room may be fled or is done, the
-scores) is a function of :mod:`scoundrel.core.kernel`, compiled here as it is: each kernel
-function's own code object is handed to ``numba.njit`` in a copy of the kernel's namespace
-where the other kernel functions are the compiled ones (``solo_score`` calls
-``potion_bonus``, and compiled code can only call compiled code). What is written again here
-is the bookkeeping of ``State._step`` in array form (the room, the dungeon, fleeing, the
-leader, the help card), every branch marked with its rule; ``tests/test_batch.py`` checks it
-against :class:`~scoundrel.core.State` move by move.
+**One definition of each rule.** Every rule, of a card (a fight's damage, weapon wear,
+which monsters a weapon reaches, a potion, the scores) and of the flow of play (how many
+cards a deal draws, when a room is done or the game won, whether a room may be fled, who
+leads next, whom a card acts on and whether the help card may be given), is a function of
+:mod:`scoundrel.core.kernel`, compiled here as it is: each kernel function's own code object
+is handed to ``numba.njit`` in a copy of the kernel's namespace where the other kernel
+functions are the compiled ones (compiled code can only call compiled code). What is left
+here is moving card indices in arrays as those functions say (the room, the dungeon as a
+ring, a fled room written after its last card); ``tests/test_batch.py`` checks it against
+:class:`~scoundrel.core.State` move by move, and ``tests/test_flow_plants.py`` that a flow
+rule changed in the kernel changes the batch as it changes the state.
 
 >>> from scoundrel.core import Rules
 >>> games = Batch.from_seeds(Rules.solo(), [1, 2, 3])
@@ -104,12 +106,18 @@ worn = _compiled(kernel.worn)
 reaches = _compiled(kernel.reaches)
 drink = _compiled(kernel.drink)
 may_flee = _compiled(kernel.may_flee)
-room_done = _compiled(kernel.room_done)
+dealt = _compiled(kernel.dealt)
+after_card = _compiled(kernel.after_card)
+next_leader = _compiled(kernel.next_leader)
+takes = _compiled(kernel.takes)
+may_help = _compiled(kernel.may_help)
+known_below = _compiled(kernel.known_below)
 solo_score = _compiled(kernel.solo_score)
 coop_score = _compiled(kernel.coop_score)
 
 # ---------------------------------------------------------------------- tables and columns
 
+_NEXT_ROOM, _WON_GAME = kernel.NEXT_ROOM, kernel.WON_GAME
 #: ``status`` codes: the index into :data:`STATUSES`.
 PLAYING, WON, LOST = 0, 1, 2
 STATUSES: tuple[Status, Status, Status] = (Status.PLAYING, Status.WON, Status.LOST)
@@ -220,17 +228,14 @@ def _deal(state: NDArray[np.int16], dungeon: NDArray[np.int8], g: int) -> None:
     """S3: draw until the room holds 4 cards or the dungeon is empty; a new room."""
     n = state[g, _ROOM_N]
     head = state[g, _HEAD]
-    left = state[g, _LEFT]
-    while n < ROOM_SIZE and left > 0:
-        state[g, _ROOM + n] = dungeon[g, head]
-        head = (head + 1) & _RING_MASK
-        left -= 1
-        n += 1
-    state[g, _ROOM_N] = n
-    state[g, _HEAD] = head
+    drawn = dealt(n, state[g, _LEFT])
+    for i in range(drawn):  # the top cards of the dungeon, after the card kept (S6)
+        state[g, _ROOM + n + i] = dungeon[g, (head + i) & _RING_MASK]
+    state[g, _ROOM_N] = n + drawn
+    state[g, _HEAD] = (head + drawn) & _RING_MASK
+    left = state[g, _LEFT] - drawn
     state[g, _LEFT] = left
-    if state[g, _KNOWN] > left:  # the known bottom cards drawn into the room
-        state[g, _KNOWN] = left
+    state[g, _KNOWN] = known_below(state[g, _KNOWN], left)
     state[g, _TAKEN] = 0
     state[g, _HELP] = 0  # C5: one help card a room
     state[g, _POTION_USED] = 0  # S10, C6: one potion a room for each hero
@@ -258,8 +263,8 @@ def _legal(state: NDArray[np.int16], g: int, coop: bool, out: NDArray[np.int16])
         else:
             out[n] = base
         n += 1
-    if coop and state[g, _HELP] == 0:  # C5: one card a room may go to the partner
-        reach = state[g, _REACH + (leader ^ 1)]
+    if may_help(coop, state[g, _HELP] != 0):  # C5: one card a room may go to the partner
+        reach = state[g, _REACH + takes(leader, 1)]
         for i in range(room_n):
             card = state[g, _ROOM + i]
             base = ACTION_BASE[card]
@@ -303,7 +308,7 @@ def _step(
     else:
         card = ACTION_CARD[action]
         helped = ACTION_HELP[action]
-        hero = state[g, _LEADER] ^ helped  # C5: the help card acts on the partner
+        hero = takes(state[g, _LEADER], helped)  # C4, C5: the help card acts on the partner
         i = 0
         while state[g, _ROOM + i] != card:
             i += 1
@@ -340,15 +345,12 @@ def _step(
             used = state[g, _POTION_USED + hero] != 0
             state[g, _HEALTH + hero] = drink(state[g, _HEALTH + hero], value, used)
             state[g, _POTION_USED + hero] = 1
-        left = state[g, _LEFT]
-        if state[g, _STATUS] != PLAYING:
-            pass  # S11, C8: no further card
-        elif room_done(n, left):  # S6: three resolved, the fourth card stays
+        after = after_card(n, state[g, _LEFT], state[g, _STATUS] == PLAYING)
+        if after == _NEXT_ROOM:  # S6: three resolved, the fourth card stays
             state[g, _FLED] = 0
-            if coop:
-                state[g, _LEADER] ^= 1  # C3: the other hero leads the next room
+            state[g, _LEADER] = next_leader(state[g, _LEADER], coop)  # C3
             _deal(state, dungeon, g)
-        elif left == 0 and n == 0:  # S4: the final room is resolved to its end
+        elif after == _WON_GAME:  # S4: the final room is resolved to its end
             state[g, _STATUS] = WON  # S12, C9
 
 

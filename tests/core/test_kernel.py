@@ -25,19 +25,25 @@ from scoundrel.core.kernel import (
     ROOM_SIZE,
     ROOM_TAKES,
     WEAPON_BASE,
+    after_card,
     code_value,
     coop_score,
     damage,
+    dealt,
     drink,
     fight,
     is_monster_code,
     is_potion_code,
     is_weapon_code,
+    known_below,
     may_flee,
+    may_help,
+    next_leader,
     potion_bonus,
     reaches,
     room_done,
     solo_score,
+    takes,
     to_resolve,
     worn,
 )
@@ -78,6 +84,28 @@ def test_s4_s5_flee_and_s6_room_completion() -> None:
     assert to_resolve(4, 0, final=False) == 3 and to_resolve(3, 1, final=True) == 3
 
 
+def test_s3_s4_s6_the_flow_of_a_room() -> None:
+    """S3: a deal fills the room to four, or takes what the dungeon has left; S6: a room
+    is done at its last card while the dungeon has cards, and the next dealt; S4, S12: the
+    final room is resolved to its end and the game is won; S11: a death ends it."""
+    assert dealt(0, 44) == 4 and dealt(1, 40) == 3 and dealt(1, 2) == 2 and dealt(1, 0) == 0
+    assert after_card(2, 10, True) == kernel.GO_ON
+    assert after_card(1, 10, True) == kernel.NEXT_ROOM
+    assert after_card(1, 0, True) == kernel.GO_ON  # the final room goes on to its end
+    assert after_card(0, 0, True) == kernel.WON_GAME
+    assert after_card(1, 10, False) == after_card(0, 0, False) == kernel.LOST_GAME
+    assert known_below(4, 10) == 4 and known_below(4, 2) == 2
+
+
+def test_c3_c4_c5_who_leads_and_who_takes_the_card() -> None:
+    """C3: in co-op the other hero leads the next room; solo has one hero. C4, C5: a card
+    acts on the leader, the help card on the partner, once a room."""
+    assert next_leader(0, True) == 1 and next_leader(1, True) == 0
+    assert next_leader(0, False) == 0
+    assert takes(0, 0) == 0 and takes(0, 1) == 1 and takes(1, 1) == 0 and takes(1, 0) == 1
+    assert may_help(True, False) and not may_help(True, True) and not may_help(False, False)
+
+
 def test_s13_and_c10_scores() -> None:
     assert solo_score(True, 20, 8, 0, 0, False) == 28 == 20 + potion_bonus(20, 8)
     assert solo_score(True, 19, 8, 0, 0, False) == 19
@@ -105,7 +133,7 @@ def test_the_tables_are_the_functions() -> None:
         for potion in values:
             assert kernel.HEALED[health][potion] == drink(health, potion, False)
     for left in range(ROOM_SIZE + 1):
-        assert kernel.ROOM_DONE[left] == (room_done(left, 0), room_done(left, 1))
+        assert kernel.AFTER_CARD[left] == (after_card(left, 0, True), after_card(left, 1, True))
 
 
 # The same questions asked of an untouched package and of one with a planted rule bug.

@@ -166,7 +166,7 @@ def test_rooms_from_the_heroes_parts_match_the_expansion(strict: bool) -> None:
             continue
         for carry in set(room):
             theirs = frontier([h for (rest, h) in expansion.outcomes if rest[0] == carry])
-            ours = [h for c, h, _ in kept if c == carry]
+            ours = [h for c, h, _ in kept if c == (carry,)]
             assert len(ours) == len(set(ours))
             assert set(ours) == theirs, (room, heroes, leader, carry)
 

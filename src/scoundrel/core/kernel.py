@@ -95,21 +95,93 @@ def drink(health: int, potion: int, used: bool) -> int:
     return healed if healed < MAX_HEALTH else MAX_HEALTH
 
 
-def may_flee(taken: int, fled: bool, dungeon_left: int) -> bool:
-    """Whether the room may be fled (S4, S5): before any of its cards is resolved, never
-    twice in a row, and never the final room (the dungeon empty)."""
-    return taken == 0 and not fled and dungeon_left > 0
+# ---------------------------------------------------------------------- the flow of play
+#
+# What happens between cards: how many cards a deal draws, when a room is done, when the
+# game is, who leads and who takes the help card. :class:`~scoundrel.core.State`, the
+# batch (compiled), the solver and the bots all ask these; the dealing of tuples of cards
+# they share is :mod:`scoundrel.core.flow`.
+
+#: What resolving a card leads to (:func:`after_card`).
+GO_ON, NEXT_ROOM, WON_GAME, LOST_GAME = 0, 1, 2, 3
+
+
+def dealt(in_room: int, dungeon_left: int) -> int:
+    """How many cards a deal draws from the top of the dungeon (S3): the room is filled
+    to four cards, or the dungeon runs out."""
+    wanted = ROOM_SIZE - in_room
+    return wanted if wanted < dungeon_left else dungeon_left
+
+
+def is_final(dungeon_left: int) -> bool:
+    """Whether the room on the table is the final room: the dungeon is empty (S4)."""
+    return dungeon_left == 0
+
+
+def stays(final: bool) -> int:
+    """How many cards a room leaves when it is done: the one that stays for the next room
+    (S6); the final room is resolved to its last card (S4)."""
+    return 0 if final else ROOM_SIZE - ROOM_TAKES
 
 
 def room_done(left_in_room: int, dungeon_left: int) -> bool:
     """Whether a room is done and the next is dealt (S6): one card is left of four, and the
-    dungeon has cards. The final room is resolved to its last card instead (S4)."""
-    return left_in_room == ROOM_SIZE - ROOM_TAKES and dungeon_left > 0
+    dungeon has cards (the final room is resolved to its end instead, S4)."""
+    return not is_final(dungeon_left) and left_in_room == stays(False)
+
+
+def after_card(left_in_room: int, dungeon_left: int, alive: bool) -> int:
+    """What resolving a card leads to: :data:`LOST_GAME` when a hero died (S11, C8);
+    :data:`NEXT_ROOM` when the room is done and the next must be dealt (S6);
+    :data:`WON_GAME` when the final room is done (S4, S12, C9); else :data:`GO_ON`."""
+    if not alive:
+        return LOST_GAME
+    final = is_final(dungeon_left)
+    if left_in_room != stays(final):
+        return GO_ON
+    return WON_GAME if final else NEXT_ROOM
 
 
 def to_resolve(room_cards: int, taken: int, final: bool) -> int:
-    """How many more cards must be resolved before this room is over (S4, S6)."""
-    return room_cards if final else ROOM_TAKES - taken
+    """How many more cards must be resolved before this room is over (S4, S6); a room
+    that is not the final one has all four cards less those ``taken``."""
+    return room_cards - stays(final)
+
+
+def rooms_ahead(cards_left: int) -> int:
+    """At most how many rooms are still faced with ``cards_left`` cards in the room and
+    the dungeon: each resolves three cards (S6) and the last one what is left (S4). The
+    potions among them heal each hero at most once a room (S10, C6)."""
+    return (cards_left + stays(False)) // ROOM_TAKES
+
+
+def next_leader(leader: int, coop: bool) -> int:
+    """Who leads the next room, heroes counted from 0 (C3): in co-op the other hero after
+    a room is faced; after a flee :func:`next_leader` is not asked (the same hero leads)."""
+    return leader ^ 1 if coop else leader
+
+
+def takes(leader: int, helped: int) -> int:
+    """The hero (from 0) a card acts on: the leader's own (C4), or the partner's when it
+    is the help card, ``helped`` 1 (C5)."""
+    return leader ^ helped
+
+
+def may_help(coop: bool, help_used: bool) -> bool:
+    """Whether a card of this room may still go to the partner (C5): once a room, in co-op."""
+    return coop and not help_used
+
+
+def known_below(known: int, dungeon_left: int) -> int:
+    """How many cards at the bottom of the dungeon are known (fled from, S5) once it holds
+    ``dungeon_left`` cards: a deal draws the known cards last."""
+    return known if known < dungeon_left else dungeon_left
+
+
+def may_flee(taken: int, fled: bool, dungeon_left: int) -> bool:
+    """Whether the room may be fled (S4, S5): before any of its cards is resolved, never
+    twice in a row, and never the final room."""
+    return taken == 0 and not fled and not is_final(dungeon_left)
 
 
 def potion_bonus(health: int, last_potion: int) -> int:
@@ -168,7 +240,12 @@ HEALED: tuple[tuple[int, ...], ...] = tuple(
 )
 #: ``BARE_DAMAGE[monster]``: :func:`damage` bare-handed.
 BARE_DAMAGE: tuple[int, ...] = tuple(damage(monster, 0, False) for monster in _VALUES)
-#: ``ROOM_DONE[cards left in the room][whether the dungeon has cards]``: :func:`room_done`.
-ROOM_DONE: tuple[tuple[bool, bool], ...] = tuple(
-    (room_done(left, 0), room_done(left, 1)) for left in range(ROOM_SIZE + 1)
+#: ``AFTER_CARD[cards left in the room][whether the dungeon has cards]``: :func:`after_card`
+#: for heroes alive (a death is checked where the fight is).
+AFTER_CARD: tuple[tuple[int, int], ...] = tuple(
+    (after_card(left, 0, True), after_card(left, 1, True)) for left in range(ROOM_SIZE + 1)
+)
+#: ``TAKES[leader][whether it is the help card]``: :func:`takes`.
+TAKES: tuple[tuple[int, int], ...] = tuple(
+    (takes(leader, 0), takes(leader, 1)) for leader in (0, 1)
 )

@@ -27,18 +27,24 @@ from typing import TYPE_CHECKING, Any
 from .actions import action_ids, action_mask
 from .cards import Card, Kind
 from .errors import DeckError, IllegalMoveError, NotationError, Refusal, ReplayError
+from .flow import draw, flee
 from .kernel import (
+    AFTER_CARD,
     BARE_DAMAGE,
     FRESH,
     HEALED,
     MAX_HEALTH,
+    NEXT_ROOM,
     NO_REACH,
-    ROOM_DONE,
-    ROOM_SIZE,
+    TAKES,
     WEAPON_DAMAGE,
+    WON_GAME,
     WORN,
     coop_score,
+    known_below,
     may_flee,
+    may_help,
+    next_leader,
     potion_bonus,
     solo_score,
 )
@@ -65,11 +71,12 @@ class State:
 
     __slots__ = (
         "_coop",
-        "_deck",
         "_discard",
+        "_dungeon",
         "_fled",
         "_flee",
         "_health",
+        "_help",
         "_help_used",
         "_known",
         "_last",
@@ -83,14 +90,12 @@ class State:
         "_status",
         "_strict",
         "_taken",
-        "_top",
         "_weapon",
         "rules",
     )
 
     rules: Rules
-    _deck: tuple[Card, ...]  # the dungeon is _deck[_top:], top card first
-    _top: int
+    _dungeon: tuple[Card, ...]  # top card first
     _room: list[Card]  # a list: a card leaves it in place (State.room is a tuple)
     _health: list[int]
     _weapon: list[Card | None]
@@ -98,9 +103,10 @@ class State:
     _potion: list[bool]
     _reaches: list[int]  # each hero's weapon reach (kernel convention: below it)
     _leader: int  # 0 or 1
-    _left: int  # cards in the dungeon (len(_deck) - _top), kept by _deal
+    _left: int  # cards in the dungeon, kept by _enter
     _taken: int  # cards resolved in this room
     _help_used: bool
+    _help: bool  # whether a card may still go to the partner (C5)
     _fled: bool  # this room was dealt after a flee
     _flee: bool  # whether the room may be fled now (S4, S5)
     _known: int  # cards at the bottom of the dungeon known from a flee
@@ -131,24 +137,20 @@ class State:
         state._strict = rules.strict
         state._coop = rules.coop_game
         heroes = rules.heroes
-        state._deck = cards
-        state._top = 0
-        state._room = []
         state._health = [MAX_HEALTH] * heroes
         state._weapon = [None] * heroes
         state._stack = [()] * heroes
         state._potion = [False] * heroes
         state._reaches = [NO_REACH] * heroes
         state._leader = rules.first_leader - 1  # C3
-        state._taken = 0
-        state._help_used = False
         state._fled = False
         state._known = 0
         state._discard = None
         state._last = None
         state._status = PLAYING
         state._legal = None
-        state._deal()
+        state._room = []
+        state._enter(draw(state._room, cards))  # S3: the first room
         return state
 
     def _copy(self) -> State:
@@ -156,8 +158,7 @@ class State:
         new.rules = self.rules
         new._strict = self._strict
         new._coop = self._coop
-        new._deck = self._deck
-        new._top = self._top
+        new._dungeon = self._dungeon
         new._room = self._room[:]
         new._health = self._health[:]
         new._weapon = self._weapon[:]
@@ -168,6 +169,7 @@ class State:
         new._left = self._left
         new._taken = self._taken
         new._help_used = self._help_used
+        new._help = self._help
         new._fled = self._fled
         new._flee = self._flee
         new._known = self._known
@@ -179,40 +181,37 @@ class State:
 
     # ------------------------------------------------------------------ the rules
 
-    def _deal(self) -> None:
-        """S3: draw until the room holds 4 cards or the dungeon is empty; a new room."""
-        room = self._room
-        top = self._top
-        deck = self._deck
-        end = top + ROOM_SIZE - len(room)
-        room += deck[top:end]
-        self._top = top = min(end, len(deck))
-        self._left = left = len(deck) - top
-        if self._known > left:
-            self._known = left
+    def _enter(self, dungeon: tuple[Card, ...]) -> None:
+        """A new room, just dealt by :mod:`.flow` (S3): nothing of it resolved yet."""
+        self._dungeon = dungeon
+        self._left = left = len(dungeon)
+        self._known = known_below(self._known, left)
         self._taken = 0
         self._flee = may_flee(0, self._fled, left)  # S4, S5
         self._help_used = False
+        self._help = may_help(self._coop, False)  # C5: one card a room for the partner
         self._potion = [False] * len(self._potion)  # S10, C6: one potion per room
 
     def _step(self, move: Move) -> None:
         """Apply a move known to be legal, in place. All of S4-S12 and C3-C9."""
         self._legal = None
         card = move.card
-        if card is None:  # S5 flee: the room goes under the dungeon in room order
-            room = self._room
-            self._deck = self._deck + tuple(room)
-            self._known += len(room)
-            self._room = []
-            self._fled = True
-            self._deal()  # C3: the same hero leads the new room
-            return
-        hero = self._leader ^ move.help  # C5: the help card acts on the partner
         room = self._room
+        if card is None:  # S5 flee: the room goes under the dungeon, a new one is dealt
+            self._known += len(room)
+            self._fled = True
+            after, dungeon = flee(tuple(room), self._dungeon)
+            self._room = list(after)
+            self._enter(dungeon)  # C3: the same hero leads it
+            return
+        hero = TAKES[self._leader][move.help]  # C4, C5: the help card acts on the partner
         room.remove(card)
         self._taken += 1
         self._flee = False  # S5: a card is resolved, the room is faced
         self._last = card
+        if move.help:
+            self._help_used = True
+            self._help = may_help(self._coop, True)
         if card.is_monster:  # S8
             value = card.value
             if move.weapon:
@@ -224,8 +223,6 @@ class State:
                 health = self._health[hero] - BARE_DAMAGE[value]
                 self._discard = (card, self._discard)
             self._health[hero] = health
-            if move.help:
-                self._help_used = True
             if health <= 0:  # S11, C8
                 self._status = LOST
                 return
@@ -239,22 +236,17 @@ class State:
                 self._stack[hero] = ()
             self._weapon[hero] = card
             self._reaches[hero] = FRESH
-            if move.help:
-                self._help_used = True
         else:  # S10, C6 potion
             if not self._potion[hero]:
                 self._health[hero] = HEALED[self._health[hero]][card.value]
                 self._potion[hero] = True
             self._discard = (card, self._discard)
-            if move.help:
-                self._help_used = True
-        left = self._left
-        if ROOM_DONE[len(room)][left > 0]:  # S6: three resolved, the fourth card stays
+        then = AFTER_CARD[len(room)][self._left > 0]
+        if then == NEXT_ROOM:  # S6: three resolved, the fourth card stays
             self._fled = False
-            if self._coop:
-                self._leader ^= 1  # C3: the other hero leads the next room
-            self._deal()
-        elif not left and not room:  # S4: the final room is resolved to the end
+            self._leader = next_leader(self._leader, self._coop)  # C3
+            self._enter(draw(room, self._dungeon))
+        elif then == WON_GAME:  # S4: the final room is resolved to the end
             self._status = WON  # S12, C9
 
     def _legal_moves(self) -> list[Move]:
@@ -272,7 +264,7 @@ class State:
                 moves.append(card_moves[1])
             else:
                 moves.append(card_moves[0])
-        if self._coop and not self._help_used:  # C5: one card a room for the partner
+        if self._help:  # C5: one card a room for the partner
             reach = self._reaches[leader ^ 1]
             for card in room:
                 card_moves = CARD_MOVES[card.index]
@@ -296,7 +288,7 @@ class State:
                 "game_over", rule, f"the game is over ({self._status.value}, {rule})", {}
             )
         if move.card is None:
-            if self._top == len(self._deck):
+            if not self._dungeon:
                 return Refusal("final_room", "S4", "the final room cannot be fled (S4)", {})
             if self._fled:
                 return Refusal(
@@ -530,16 +522,16 @@ class State:
     @property
     def dungeon(self) -> tuple[Card, ...]:
         """The face-down dungeon, top card first. Hidden information: never show it."""
-        return self._deck[self._top :]
+        return self._dungeon
 
     @property
     def dungeon_count(self) -> int:
-        return len(self._deck) - self._top
+        return self._left
 
     @property
     def known_bottom(self) -> tuple[Card, ...]:
         """Cards known to lie at the bottom of the dungeon after a flee, in order."""
-        return self._deck[len(self._deck) - self._known :] if self._known else ()
+        return self._dungeon[self._left - self._known :] if self._known else ()
 
     @property
     def discard(self) -> tuple[Card, ...]:
@@ -555,7 +547,7 @@ class State:
     @property
     def final_room(self) -> bool:
         """Whether this is the final room: the dungeon is empty (S4)."""
-        return self._top == len(self._deck)
+        return not self._dungeon
 
     @property
     def can_flee(self) -> bool:

@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.deal import random_deal
+from ..core.flow import deal, flee
 from ..core.kernel import (
     POTION_BASE,
     ROOM_SIZE,
-    ROOM_TAKES,
     WEAPON_BASE,
+    known_below,
+    next_leader,
     to_resolve,
 )
 from ..core.moves import FLEE, Move
@@ -287,12 +289,12 @@ class Judge:
         self.pool = pool
         self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
         self.pool_weapons = sum(1 for c in pool if WEAPON_BASE <= c < POTION_BASE)
-        self._saved: dict[tuple[int, int, int], float] = {}
-        self._left: dict[int, _Left] = {}
+        self._saved: dict[tuple[int, int, tuple[int, ...]], float] = {}
+        self._left: dict[tuple[int, ...], _Left] = {}
 
     # ------------------------------------------------------------------ scoring
 
-    def _savings(self, weapon: int, reach: int, carry: int) -> float:
+    def _savings(self, weapon: int, reach: int, carry: tuple[int, ...]) -> float:
         """Health the weapon in hand should still save."""
         if not weapon:
             return 0.0
@@ -302,8 +304,7 @@ class Judge:
             return saved
         monsters = self.pool_monsters
         reachable = [m for m in monsters if m < reach]
-        if 0 < carry < WEAPON_BASE and carry < reach:
-            reachable.append(carry)
+        reachable.extend(card for card in carry if card < WEAPON_BASE and card < reach)
         if not reachable:
             saved = 0.0
         else:
@@ -329,13 +330,13 @@ class Judge:
                 total += w.potion * (card - POTION_BASE)
         return total
 
-    def bound(self, heroes: Heroes, carry: int) -> int:
+    def bound(self, heroes: Heroes, carry: tuple[int, ...]) -> int:
         """The health the heroes would end with if every monster left (the pool and the
         card kept) met the best weapon that could still reach it and the best potions
         healed them: the solver's bound, blind to the order of the cards."""
         left = self._left.get(carry)
         if left is None:
-            cards = (*self.pool, carry) if carry else self.pool
+            cards = self.pool + carry
             potions = sorted((c - POTION_BASE for c in cards if c >= POTION_BASE), reverse=True)
             weapons = [c - WEAPON_BASE for c in cards if WEAPON_BASE <= c < POTION_BASE]
             monsters = [c for c in cards if c < WEAPON_BASE]
@@ -353,7 +354,7 @@ class Judge:
             damage = damages[held] = unavoidable_damage(groups, weapons, held, self.strict)
         return sum(heroes[0::3]) + heal - damage
 
-    def value(self, heroes: Heroes, carry: int) -> float:
+    def value(self, heroes: Heroes, carry: tuple[int, ...]) -> float:
         """Health, plus what the weapon in hand should save, plus the card kept (and, with
         the co-op weights, the bound)."""
         w = self.w
@@ -362,14 +363,14 @@ class Judge:
             total += heroes[i] + w.weapon * self._savings(heroes[i + 1], heroes[i + 2], carry)
         if w.bound:
             total += w.bound * self.bound(heroes, carry)
-        return total + (self.worth((carry,)) if carry else 0.0)
+        return total + (self.worth(carry) if carry else 0.0)
 
     def outcome(self, rest: tuple[int, ...], after: Heroes, last: int, final: bool) -> float:
         """The value of a way through a room that leaves ``rest`` and ``after``: the score
         of the game won in the final room, else :meth:`value`."""
         if final:
             return float(self.won(after, last))
-        return self.value(after, rest[0] if rest else 0)
+        return self.value(after, rest)
 
     def ranked(
         self, expansion: Expansion, final: bool
@@ -397,7 +398,7 @@ class Judge:
         unseen: tuple[int, ...],
         bottom: tuple[int, ...],
         samples: int,
-    ) -> tuple[bool, tuple[float, Line, Heroes, int] | None, float | None]:
+    ) -> tuple[bool, tuple[float, Line, Heroes, tuple[int, ...]] | None, float | None]:
         """The fast bot's decision in a room: (flee?, the best way to face it, the value
         of a flee). ``unseen`` must be in canonical (sorted) order: the sample rooms for
         the flee are drawn from a generator seeded by what is seen, so the same position
@@ -417,16 +418,16 @@ class Judge:
         potions: tuple[bool, ...],
         help_used: bool,
         final: bool,
-    ) -> tuple[float, Line, Heroes, int] | None:
-        """The best way to face ``room``: (value, line, heroes after, card kept)."""
+    ) -> tuple[float, Line, Heroes, tuple[int, ...]] | None:
+        """The best way to face ``room``: (value, line, heroes after, cards kept)."""
         n = to_resolve(len(room), taken, final)
         expansion = Expansion(self.strict, self.coop, False)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
-        best: tuple[float, Line, Heroes, int] | None = None
+        best: tuple[float, Line, Heroes, tuple[int, ...]] | None = None
         for (rest, after), line in expansion.outcomes.items():
             value = self.outcome(rest, after, expansion.last[(rest, after)], final)
             if best is None or value > best[0]:
-                best = (value, line, after, rest[0] if rest else 0)
+                best = (value, line, after, rest)
         return best
 
     def won(self, heroes: Heroes, last_potion: int) -> int:
@@ -459,8 +460,8 @@ class Judge:
     ) -> float:
         """The average value of facing a room dealt from the unseen cards after a flee."""
         if len(unseen) < ROOM_SIZE:
-            # the next room would hold the fled cards themselves, in a known order
-            rooms = [tuple(unseen) + (bottom + room)[: ROOM_SIZE - len(unseen)]]
+            # the next room would hold every unseen card and cards in a known order
+            rooms = [flee(room, unseen + bottom)[0]]
         else:
             rooms = [tuple(rng.sample(unseen, ROOM_SIZE)) for _ in range(samples)]
         total = 0.0
@@ -503,27 +504,26 @@ class Way:
             room, dungeon, known = flee_dungeon(seen.room, dungeon, known)
             return room, dungeon, known, seen.heroes, seen.leader, True
         room, dungeon, known = deal_room(self.rest, dungeon, known)
-        leader = seen.leader ^ 1 if seen.rules.coop_game else seen.leader  # C3
+        leader = next_leader(seen.leader, seen.rules.coop_game)  # C3
         return room, dungeon, known, self.heroes, leader, False
 
 
 def flee_dungeon(
     room: tuple[int, ...], dungeon: tuple[int, ...], known: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """S5: the room goes under the dungeon, where its cards are known, and the next four
-    cards are dealt. Returns the room, the dungeon and how many cards at its bottom are
+    """S5: the room goes under the dungeon, where its cards are known, and the next
+    room is dealt. Returns the room, the dungeon and how many cards at its bottom are
     known."""
-    below = dungeon + room
-    dungeon = below[ROOM_SIZE:]
-    return below[:ROOM_SIZE], dungeon, min(len(dungeon), known + len(room))
+    after, dungeon = flee(room, dungeon)
+    return after, dungeon, known_below(known + len(room), len(dungeon))
 
 
 def deal_room(
     kept: tuple[int, ...], dungeon: tuple[int, ...], known: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """S3: the card kept and the next three make the room."""
-    dungeon, dealt = dungeon[ROOM_TAKES:], dungeon[:ROOM_TAKES]
-    return (*kept, *dealt), dungeon, min(known, len(dungeon))
+    """S3, S6: the card kept and the next three make the room."""
+    room, dungeon = deal(kept, dungeon)
+    return room, dungeon, known_below(known, len(dungeon))
 
 
 def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line] | None:

@@ -29,12 +29,14 @@ from ..core.kernel import (
     HEALED,
     NO_REACH,
     POTION_BASE,
-    ROOM_TAKES,
     WEAPON_BASE,
     WEAPON_DAMAGE,
     WORN,
     coop_score,
+    may_help,
+    rooms_ahead,
     solo_score,
+    takes,
 )
 from ..core.moves import FLEE, Move, move_for
 from ..core.position import Hero
@@ -126,7 +128,16 @@ class Expansion:
     ``last`` maps an outcome to the value of its last card when that was a potion (S13).
     """
 
-    __slots__ = ("coop", "deaths", "last", "outcomes", "strict", "visited", "want_deaths")
+    __slots__ = (
+        "coop",
+        "deaths",
+        "last",
+        "outcomes",
+        "strict",
+        "targets",
+        "visited",
+        "want_deaths",
+    )
 
     def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
         self.strict = strict
@@ -140,6 +151,9 @@ class Expansion:
         # walk from it found every outcome it leads to, each with its first line, so a
         # second one would add nothing.
         self.visited: set[tuple[object, ...]] | None = None if want_deaths else set()
+        # Co-op: whom a card may go to, by whether the help card was given (C4, C5), as
+        # (the hero's place in the heroes, the move's help flag).
+        self.targets: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     def run(
         self,
@@ -151,6 +165,9 @@ class Expansion:
         help_used: bool,
     ) -> Expansion:
         if self.coop:
+            own = ((3 * takes(leader, 0), 0),)
+            both = (*own, (3 * takes(leader, 1), HELP))
+            self.targets = tuple(both if may_help(True, used) else own for used in (False, True))
             self._coop(room, n, heroes, leader * 3, potions, help_used, (), 0)
         else:
             self._solo(room, n, heroes, potions[0], (), 0)
@@ -225,8 +242,7 @@ class Expansion:
                 continue
             seen |= bit
             rest = room[:i] + room[i + 1 :]
-            targets = ((lead, 0),) if help_used else ((lead, 0), (3 - lead, HELP))
-            for at, give in targets:  # C4 the leader, C5 the partner (once)
+            for at, give in self.targets[help_used]:  # C4 the leader, C5 the partner (once)
                 gave = help_used or bool(give)
                 if card < WEAPON_BASE:
                     options = [False]
@@ -276,7 +292,7 @@ def healing(potions: Sequence[int], cards: int, heroes: int) -> int:
     """The most health ``potions`` (values, highest first) can still give among ``cards``
     cards left: one potion heals each hero per room (S10, C6), and every room faced from
     here resolves three cards (the last one what is left)."""
-    rooms = (cards + 1) // ROOM_TAKES
+    rooms = rooms_ahead(cards)
     return sum(potions[: rooms * heroes])
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -53,18 +54,24 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..core.cards import Card, Kind
+from ..core.flow import deal, flee
 from ..core.kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
     MAX_HEALTH,
     POTION_BASE,
-    ROOM_TAKES,
     WEAPON_BASE,
     WEAPON_DAMAGE,
     WORN,
     coop_score,
+    is_final,
+    may_flee,
+    may_help,
+    next_leader,
     solo_score,
+    stays,
+    takes,
     to_resolve,
 )
 from ..core.moves import Move, format_moves
@@ -79,9 +86,11 @@ from .model import (
     Position,
     dominates,
     healing,
+    lost_score,
     monster_groups,
     replay_line,
     unavoidable_damage,
+    won_score,
 )
 
 _NEVER = -(10**6)
@@ -147,6 +156,7 @@ class _Search:
         self.failed: dict[tuple[Any, ...], list[tuple[int, int, int, int]]] = {}
         self.dungeons: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.deaths = target <= 0
+        self.dungeon_only = position.death_score == "dungeon-only"
         # co-op, the target being a win: the search with margins (see _fail)
         self.margins = position.coop and not self.deaths
         self.best: int | None = None
@@ -217,19 +227,6 @@ class _Search:
             return min(0, spare + self.dead_slack)
         return spare if spare < MAX_HEALTH else MAX_HEALTH + bonus
 
-    def _won(self, heroes: Heroes, last_potion: int) -> int:
-        if self.coop:
-            return coop_score(True, heroes[0], heroes[3], 0, 0)  # C10
-        return solo_score(True, heroes[0], last_potion, 0, 0, False)  # S13
-
-    def _dead(self, heroes: Heroes, rest: tuple[int, ...], dungeon: tuple[int, ...]) -> int:
-        in_dungeon = sum(c for c in dungeon if c < WEAPON_BASE)
-        in_room = sum(c for c in rest if c < WEAPON_BASE)
-        if self.coop:
-            return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)  # C10
-        dungeon_only = self.p.death_score == "dungeon-only"
-        return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only)  # S13
-
     def _found(self, score: int, line: Line) -> None:
         self.best = score
         self.best_line = tuple(m for part in self.path for m in part) + line
@@ -271,7 +268,7 @@ class _Search:
                         raise Cancelled
                     if self.progress is not None and not self.nodes & _TELL:
                         self.progress(self.nodes)
-                final = not dungeon  # S4
+                final = is_final(len(dungeon))  # S4
                 n = to_resolve(len(room), taken, final)
                 known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
                 faced = self.rooms.get(known) or self.rooms.recall(known)
@@ -288,17 +285,17 @@ class _Search:
                             self.path = _unchain(chain)
                             self._found(score, line)
                     continue
-                nxt = leader ^ 1  # C3
-                deal = dungeon[:ROOM_TAKES]  # S3
-                left = self.dungeons.setdefault(dungeon[ROOM_TAKES:], dungeon[ROOM_TAKES:])
-                children = [
-                    ((carry, *deal), left, False, nxt, after, line) for carry, after, line in kept
-                ]
-                if not taken and not fled:  # S5
-                    below = dungeon + room
-                    children.append((below[:4], below[4:], True, leader, heroes, (FLEE_MOVE,)))
+                nxt = next_leader(leader, True)  # C3
+                children = []
+                for carry, after, line in kept:
+                    room2, left = deal(carry, dungeon)  # S3, S6
+                    left = self.dungeons.setdefault(left, left)
+                    children.append((room2, left, False, nxt, after, line))
+                if may_flee(taken, fled, len(dungeon)):  # S5
+                    room2, left = flee(room, dungeon)
+                    children.append((room2, left, True, leader, heroes, (FLEE_MOVE,)))
                 for room2, dungeon2, fled2, leader2, heroes2, line in children:
-                    order = room2 if dungeon2 and not fled2 else tuple(sorted(room2))
+                    order = _order_key(room2, dungeon2, fled2)
                     key = (order, dungeon2, fled2, leader2)
                     info = self._info(key, room2 + dungeon2)
                     heroes2 = _normal(heroes2, info[5])
@@ -360,9 +357,7 @@ class _Search:
                 raise Cancelled
             if self.progress is not None and not self.nodes & _TELL:
                 self.progress(self.nodes)
-        # the order of a room matters only while it can still be fled (S5)
-        order = room if dungeon and not fled else tuple(sorted(room))
-        key = (order, dungeon, fled, leader)
+        key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
         lost = self.lost.get(key)
         if lost is not None:
             for known in lost:
@@ -388,22 +383,21 @@ class _Search:
         potions: tuple[bool, ...],
         help_used: bool,
         final: bool,
-    ) -> tuple[list[tuple[Heroes, tuple[int, ...], Line]], list[tuple[int, Heroes, Line]]]:
+    ) -> tuple[list[tuple[Heroes, tuple[int, ...], Line]], list[_Way]]:
         """The ways to face a room that are worth trying, best first: for the final room
-        ``(score, heroes, line)``, else ``(card kept, heroes, line)`` with no outcome
-        beaten by another that keeps the same card."""
+        ``(score, heroes, line)``, else ``(cards kept, heroes, line)`` with no outcome
+        beaten by another that keeps the same cards."""
         expansion = Expansion(self.strict, self.coop, self.deaths)
         expansion.run(room, n, heroes, leader, potions, help_used)
-        kept: list[tuple[int, Heroes, Line]] = []
+        kept: list[_Way] = []
         if final:
             for key, line in expansion.outcomes.items():
-                kept.append((self._won(key[1], expansion.last[key]), key[1], line))
+                kept.append((won_score(key[1], expansion.last[key]), key[1], line))
             kept.sort(key=lambda item: item[0], reverse=True)
             return expansion.deaths, kept
         for (rest, after), line in sorted(expansion.outcomes.items(), key=_promise, reverse=True):
-            carry = rest[0]
-            if not any(k[0] == carry and dominates(k[1], after) for k in kept):
-                kept.append((carry, after, line))
+            if not any(k[0] == rest and dominates(k[1], after) for k in kept):
+                kept.append((rest, after, line))
         return expansion.deaths, kept
 
     def _pair(
@@ -422,9 +416,11 @@ class _Search:
         is not fatal (see :meth:`_fail`). Lines beaten by another in every respect are
         left out of both. Without ``fatal``,
         ``dead`` is empty and lines stop where a hero dies (the beam needs no more)."""
-        at = 3 * leader
+        at = 3 * takes(leader, 0)  # C4: the leader's own cards
         lead = heroes[at : at + 3]
-        partner = heroes[3 - at : 6 - at]
+        given_at = 3 * takes(leader, 1)  # C5: the help card's hero
+        partner = heroes[given_at : given_at + 3]
+        helps = may_help(True, False)  # C5: a room not yet begun
         # Each outcome is put together from the leader's part and the partner's, and so is
         # the number that :func:`_front` compares it by (hero 1's fields first): the parts'
         # numbers are packed once, and the heroes and line only for the outcomes kept.
@@ -432,8 +428,8 @@ class _Search:
         ahead_at8, other_at8 = (32, 8) if leader == 0 else (8, 32)
         partner_number = _pack(partner) << other_at  # the partner given no card
         partner_number8 = _pack8(partner) << other_at8
-        kept: list[tuple[int, Heroes, Line]] = []
-        dead: list[tuple[int, int, Heroes, Heroes]] = []
+        kept: list[_Way] = []
+        dead: list[tuple[int, tuple[int, ...], Heroes, Heroes]] = []
         for carry, rest in _carries(room, final):
             ways, lost = self._lead(rest, lead, fatal)
             outcomes = [
@@ -445,7 +441,7 @@ class _Search:
                 for ahead, deficit, ahead8 in lost
             ]
             given = 0
-            for j, card in enumerate(rest):
+            for j, card in enumerate(rest if helps else ()):
                 bit = 1 << card
                 if given & bit:
                     continue
@@ -654,8 +650,7 @@ class _Search:
     ) -> int:
         """Co-op: go on from a room start along ``line``, unless the bound rules it out.
         Returns the margin of failure (see :meth:`_fail`)."""
-        order = room if dungeon and not fled else tuple(sorted(room))
-        key = (order, dungeon, fled, leader)
+        key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
         info = self._info(key, room + dungeon)
         heroes = _normal(heroes, info[5])
         spare = self._spare(info, heroes)
@@ -732,7 +727,7 @@ class _Search:
         heroes: Heroes,
     ) -> int:
         """Co-op: face a room from its start, or flee it; the margin as in :meth:`_fail`."""
-        final = not dungeon  # S4
+        final = is_final(len(dungeon))  # S4
         known = (tuple(sorted(room)), heroes, leader, final)
         faced = self.pairs.get(known) or self.pairs.recall(known)
         if faced is None:
@@ -755,25 +750,25 @@ class _Search:
                 if short < margin:
                     margin = short
             return margin
-        following = leader ^ 1  # C3
-        deal = dungeon[:ROOM_TAKES]  # S3: the card left and three new ones
-        left = dungeon[ROOM_TAKES:]
-        left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+        following = next_leader(leader, True)  # C3
         target = self.target
         rated = []
-        places: dict[int, tuple[tuple[Any, ...], tuple[int, ...], _Info]] = {}
+        places: dict[tuple[int, ...], _Place] = {}
+        dungeons = self.dungeons
 
-        def place_of(carry: int) -> tuple[tuple[Any, ...], tuple[int, ...], _Info]:
-            """The next room start with ``carry`` kept: its key, its room, its bounds."""
+        def place_of(carry: tuple[int, ...]) -> _Place:
+            """The next room start with the cards ``carry`` kept: its key, its room, the
+            dungeon left, its bounds."""
             place = places.get(carry)
             if place is None:
-                nxt = (carry, *deal)
-                key = (nxt if left else tuple(sorted(nxt)), left, False, following)
-                place = places[carry] = (key, nxt, self._info(key, nxt + left))
+                nxt, left = deal(carry, dungeon)  # S3, S6
+                left = dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+                key = (_order_key(nxt, left, False), left, False, following)
+                place = places[carry] = (key, nxt, left, self._info(key, nxt + left))
             return place
 
         for carry, after, line in kept:
-            key, nxt, info = places.get(carry) or place_of(carry)
+            key, nxt, left, info = places.get(carry) or place_of(carry)
             after = _normal(after, info[5])
             spare = self._spare(info, after)
             if spare < target:
@@ -781,25 +776,25 @@ class _Search:
                     margin = target - spare
                 continue
             h1, h2 = after[0], after[3]
-            rated.append((spare + (h1 if h1 < h2 else h2), nxt, key, after, line))
+            rated.append((spare + (h1 if h1 < h2 else h2), nxt, key, left, after, line))
         rated.sort(key=_first, reverse=True)  # the most promising first
         path = self.path
-        for _, nxt, key, after, line in rated:
+        for _, nxt, key, left, after, line in rated:
             path.append(line)
             found = self._fail(key, nxt, left, False, following, after)
             path.pop()
             if found < margin:
                 margin = found
-        if not fled:  # S5
-            below = dungeon + room
-            found = self._step(below[:4], below[4:], True, leader, heroes, (FLEE_MOVE,))
+        if may_flee(0, fled, len(dungeon)):  # S5
+            room2, left = flee(room, dungeon)
+            found = self._step(room2, left, True, leader, heroes, (FLEE_MOVE,))
             if found < margin:
                 margin = found
         target = self.target
         for deficit, carry, ahead, other in dead:
             if deficit >= margin:  # so are the rest: the least deficit comes first
                 break
-            info = place_of(carry)[2]
+            info = place_of(carry)[3]
             after = ahead + other if leader == 0 else other + ahead
             short = target - self._spare(info, _normal(after, info[5]))
             short = short if short > deficit else deficit
@@ -818,7 +813,7 @@ class _Search:
         potions: tuple[bool, ...],
         help_used: bool,
     ) -> None:
-        final = not dungeon  # S4
+        final = is_final(len(dungeon))  # S4
         n = to_resolve(len(room), taken, final)
         known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
         faced = self.rooms.get(known) or self.rooms.recall(known)
@@ -830,7 +825,7 @@ class _Search:
             self.rooms.keep(known, faced)
         deaths, kept = faced
         for after, rest, line in deaths:
-            score = self._dead(after, rest, dungeon)
+            score = lost_score(after, rest, dungeon, self.dungeon_only)
             if score >= self.target:
                 self._found(score, line)
         if final:
@@ -838,39 +833,33 @@ class _Search:
                 if score >= self.target:
                     self._found(score, line)
             return
-        following = leader ^ 1 if self.coop else leader  # C3
+        following = next_leader(leader, self.coop)  # C3
         path = self.path
-        deal = dungeon[:ROOM_TAKES]  # S3: the card left and three new ones
-        left = dungeon[ROOM_TAKES:]
-        left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+        dungeons = self.dungeons
+        nexts = []
+        for carry, after, line in kept:
+            nxt, left = deal(carry, dungeon)  # S3, S6
+            nexts.append((nxt, dungeons.setdefault(left, left), after, line))
         if self.margins:  # a co-op room begun at the start of the search
-            for carry, after, line in kept:
-                self._step((carry, *deal), left, False, following, after, line)
+            for nxt, left, after, line in nexts:
+                self._step(nxt, left, False, following, after, line)
             return
         if self.coop:
-            kept = self._order(kept, deal, left, following)
-        for carry, after, line in kept:
+            nexts = self._order(nexts, following)
+        for nxt, left, after, line in nexts:
             path.append(line)
-            self._visit((carry, *deal), left, False, following, after)
+            self._visit(nxt, left, False, following, after)
             path.pop()
-        if not taken and not fled:  # S5
+        if may_flee(taken, fled, len(dungeon)):  # S5
             self._flee(room, dungeon, leader, heroes)
 
-    def _order(
-        self,
-        kept: list[tuple[int, Heroes, Line]],
-        deal: tuple[int, ...],
-        left: tuple[int, ...],
-        leader: int,
-    ) -> list[tuple[int, Heroes, Line]]:
+    def _order(self, nexts: list[_Next], leader: int) -> list[_Next]:
         """Co-op: the ways out of a room that can still reach the target, most promising
         first: by the bound of the next position, and then by the weaker hero's health."""
-        fleeable = bool(left)
         rated = []
-        for item in kept:
-            carry, after, _ = item
-            room = (carry, *deal)
-            key = (room if fleeable else tuple(sorted(room)), left, False, leader)
+        for item in nexts:
+            room, left, after, _ = item
+            key = (_order_key(room, left, False), left, False, leader)
             info = self._info(key, room + left)
             heroes = _normal(after, info[5])
             upper = self._upper(info, heroes)
@@ -883,10 +872,9 @@ class _Search:
         self, room: tuple[int, ...], dungeon: tuple[int, ...], leader: int, heroes: Heroes
     ) -> None:
         """S5: the room goes under the dungeon, and the next one must be faced."""
-        below = dungeon + room
         self.path.append((FLEE_MOVE,))
-        left = below[4:]
-        self._visit(below[:4], self.dungeons.setdefault(left, left), True, leader, heroes)
+        room, left = flee(room, dungeon)
+        self._visit(room, self.dungeons.setdefault(left, left), True, leader, heroes)
         self.path.pop()
 
 
@@ -1059,7 +1047,21 @@ def _normal(heroes: Heroes, reaches: tuple[int, ...]) -> Heroes:
     return (h, w, r, h2, w2, r2)
 
 
-_Pair = tuple[list[tuple[int, Heroes, Line]], list[tuple[int, int, Heroes, Heroes]]]
+#: A way through a room: (the cards kept, or in the final room the score; heroes; line).
+_Way = tuple[Any, Heroes, Line]
+_Pair = tuple[list[_Way], list[tuple[int, tuple[int, ...], Heroes, Heroes]]]
+#: The next room start with a card kept (see ``_Search._cface``): key, room, dungeon, bounds.
+_Place = tuple[tuple[Any, ...], tuple[int, ...], tuple[int, ...], "_Info"]
+#: A way out of a room (see ``_Search._face``): the next room, the dungeon, heroes, line.
+_Next = tuple[tuple[int, ...], tuple[int, ...], Heroes, Line]
+
+
+def _order_key(room: tuple[int, ...], dungeon: tuple[int, ...], fled: bool) -> tuple[int, ...]:
+    """A room as a position's key names it: its order matters only while it can still be
+    fled (S5), when its cards go under the dungeon in that order."""
+    return room if may_flee(0, fled, len(dungeon)) else tuple(sorted(room))
+
+
 _Lead = tuple[list[tuple[Heroes, Line, int, int]], list[tuple[Heroes, int, int]]]
 #: An item :func:`_front` sorts out: its number first.
 _Numbered = TypeVar("_Numbered", bound=tuple[Any, ...])
@@ -1072,10 +1074,10 @@ def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...
     (all in the final room, S4) are resolved there, with no other weapons than those
     already held and those in the room."""
     room, dungeon, fled = key[0], key[1], key[2]
-    rooms = [(room, not dungeon)]
-    if not fled and dungeon:
-        below = dungeon + room
-        rooms.append((below[:4], len(below) <= 4))
+    rooms = [(room, is_final(len(dungeon)))]
+    if may_flee(0, fled, len(dungeon)):
+        after, left = flee(room, dungeon)
+        rooms.append((after, is_final(len(left))))
     faced = []
     for cards, final in rooms:
         monsters = tuple(c for c in cards if c < WEAPON_BASE)
@@ -1084,18 +1086,17 @@ def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...
     return tuple(faced)
 
 
-def _carries(room: tuple[int, ...], final: bool) -> list[tuple[int, tuple[int, ...]]]:
-    """The ways to pick the card that stays (S6; one of each value), with the cards to
-    resolve; in the final room every card is resolved (S4)."""
-    if final:
-        return [(-1, room)]
+def _carries(room: tuple[int, ...], final: bool) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The ways to pick the card that stays (S6; same-value cards alike), as the cards
+    kept (in room order) and the cards to resolve; in the final room every card is
+    resolved (S4)."""
     ways = []
-    seen = 0
-    for i, carry in enumerate(room):
-        bit = 1 << carry
-        if not seen & bit:
-            seen |= bit
-            ways.append((carry, room[:i] + room[i + 1 :]))
+    seen = set()
+    for chosen in itertools.combinations(range(len(room)), stays(final)):
+        carry = tuple(room[i] for i in chosen)
+        if carry not in seen:
+            seen.add(carry)
+            ways.append((carry, tuple(card for i, card in enumerate(room) if i not in chosen)))
     return ways
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.kernel import is_final, may_flee, next_leader
 from ..core.moves import FLEE, Move
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -334,7 +335,7 @@ def _play_out(
     room, dungeon, known, heroes, leader, fled = way.after(seen, dungeon, len(seen.bottom))
     fresh = (False,) * (len(heroes) // 3)
     while True:
-        final = not dungeon
+        final = is_final(len(dungeon))  # S4
         judge = Judge(weights, strict, coop, leader, dungeon)
         split = len(dungeon) - known
         flee, face, _ = judge.decide(
@@ -344,7 +345,7 @@ def _play_out(
             fresh,
             False,
             final,
-            not fled and not final,  # S5
+            may_flee(0, fled, len(dungeon)),  # S4, S5
             tuple(sorted(dungeon[:split])),
             dungeon[split:],
             flee_samples,
@@ -359,10 +360,9 @@ def _play_out(
         value, _, heroes, carry = face
         if final:
             return True, int(value)
-        room, dungeon, known = deal_room((carry,), dungeon, known)
+        room, dungeon, known = deal_room(carry, dungeon, known)
         fled = False
-        if coop:
-            leader ^= 1  # C3
+        leader = next_leader(leader, coop)  # C3
 
 
 def _solve_out(
