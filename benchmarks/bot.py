@@ -14,6 +14,7 @@ themselves are ``scoundrel bot --level fast|search --games 2000 --jobs 2``.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
@@ -28,6 +29,7 @@ def main() -> int:
     parser.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     parser.add_argument("--option", "-o", action="append", default=[])
     parser.add_argument("--level", choices=("fast", "search"), default="fast")
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = Rules.parse(args.ruleset, args.option)
     bot = SearchBot() if args.level == "search" else Bot()
@@ -46,13 +48,26 @@ def main() -> int:
                 starts.append(spent)
             state = state.apply(move)
         wins += state.status.value == "won"
-    print(f"{args.level} bot, {rules.ruleset} {rules.options}, {args.games} games ({wins} won):")
-    for name, figures in (("every move", times), ("room starts", starts)):
+    report: dict[str, object] = {"level": args.level, "games": args.games, "won": wins}
+    for name, figures in (("every_move", times), ("room_starts", starts)):
         figures.sort()
+        report[name] = {
+            "decisions": len(figures),
+            "median_ms": round(statistics.median(figures) * 1000, 3),
+            "p99_ms": round(figures[int(len(figures) * 0.99)] * 1000, 3),
+            "max_ms": round(figures[-1] * 1000, 3),
+            "total_s": round(sum(figures), 3),
+        }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.level} bot, {rules.ruleset} {rules.options}, {args.games} games ({wins} won):")
+    for name in ("every_move", "room_starts"):
+        f = report[name]
+        assert isinstance(f, dict)
         print(
-            f"  {name}: {len(figures):,} decisions, median {statistics.median(figures) * 1000:.2f}"
-            f" ms, p99 {figures[int(len(figures) * 0.99)] * 1000:.2f} ms, "
-            f"max {figures[-1] * 1000:.2f} ms"
+            f"  {name.replace('_', ' ')}: {f['decisions']:,} decisions, median"
+            f" {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, max {f['max_ms']:.2f} ms"
         )
     return 0
 
