@@ -6,7 +6,7 @@
 Measures, for the reference (a temporary git worktree) and for this checkout, each in
 its own processes on the same machine and in the same run:
 
-* the single-game engine, ``scoundrel bench`` (solo and co-op, moves/s, best of three
+* the single-game engine, ``scoundrel bench`` (solo and co-op, moves/s, best of five
   runs, the two versions taking turns);
 * the batch, ``scoundrel bench --batch 4096`` (the same);
 * the solver, ``benchmarks/solver.py --deals N`` (solo, and co-op with ``--limit 60``):
@@ -68,7 +68,7 @@ def measure(trees: dict[str, Path], deals: int, bot_games: int, search_games: in
     for label, games, batch in (("engine", 30_000, 0), ("batch 4096", 400_000, 4096)):
         for ruleset in ("solo", "coop"):
             best = dict.fromkeys(trees, 0.0)
-            for _ in range(3):  # the versions take turns: a busy moment hits both
+            for _ in range(5):  # the versions take turns: a busy moment hits both
                 for name, tree in trees.items():
                     best[name] = max(best[name], bench(tree, ruleset, games, batch))
             rows.append((f"{label} {ruleset}, moves/s", best, "higher"))

@@ -176,9 +176,10 @@ def test_the_hidden_order_never_shows(rules: Rules) -> None:
 def reorder(state: State, hidden: list[Card], shuffled: list[Card]) -> State:
     """``state`` with its unseen cards in another order (the rest of it the same)."""
     other = state._copy()
-    dungeon = list(other._dungeon)
-    dungeon[: len(hidden)] = shuffled
-    other._dungeon = tuple(dungeon)
+    start = other._top
+    deck = list(other._deck)
+    deck[start : start + len(hidden)] = shuffled
+    other._deck = tuple(deck)
     return other
 
 

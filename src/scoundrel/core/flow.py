@@ -30,12 +30,13 @@ def deal(kept: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...],
     return kept + dungeon[:drawn], dungeon[drawn:]
 
 
-def draw(room: list[_C], dungeon: tuple[_C, ...]) -> tuple[_C, ...]:
-    """:func:`deal` in place, for a room kept as a list: the cards dealt join ``room``;
-    returns the dungeon left."""
-    drawn = dealt(len(room), len(dungeon))
-    room += dungeon[:drawn]
-    return dungeon[drawn:]
+def draw(room: list[_C], deck: tuple[_C, ...], top: int) -> int:
+    """:func:`deal` in place, for a room kept as a list and a dungeon kept as
+    ``deck[top:]`` (the state's, which deals without copying the dungeon): the cards
+    dealt join ``room``; returns the new ``top``."""
+    drawn = dealt(len(room), len(deck) - top)
+    room += deck[top : top + drawn]
+    return top + drawn
 
 
 def flee(room: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:

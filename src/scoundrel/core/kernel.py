@@ -102,7 +102,7 @@ def drink(health: int, potion: int, used: bool) -> int:
 # batch (compiled), the solver and the bots all ask these; the dealing of tuples of cards
 # they share is :mod:`scoundrel.core.flow`.
 
-#: What resolving a card leads to (:func:`after_card`).
+#: What resolving a card leads to (:func:`after_card`); only :data:`GO_ON` is false.
 GO_ON, NEXT_ROOM, WON_GAME, LOST_GAME = 0, 1, 2, 3
 
 
@@ -248,4 +248,12 @@ AFTER_CARD: tuple[tuple[int, int], ...] = tuple(
 #: ``TAKES[leader][whether it is the help card]``: :func:`takes`.
 TAKES: tuple[tuple[int, int], ...] = tuple(
     (takes(leader, 0), takes(leader, 1)) for leader in (0, 1)
+)
+#: ``NEXT_LEADER[coop][leader]``: :func:`next_leader`.
+NEXT_LEADER: tuple[tuple[int, int], ...] = tuple(
+    (next_leader(0, coop), next_leader(1, coop)) for coop in (False, True)
+)
+#: ``MAY_HELP[coop][help_used]``: :func:`may_help`.
+MAY_HELP: tuple[tuple[bool, bool], ...] = tuple(
+    (may_help(coop, False), may_help(coop, True)) for coop in (False, True)
 )

@@ -34,17 +34,16 @@ from .kernel import (
     FRESH,
     HEALED,
     MAX_HEALTH,
+    MAY_HELP,
+    NEXT_LEADER,
     NEXT_ROOM,
     NO_REACH,
     TAKES,
     WEAPON_DAMAGE,
-    WON_GAME,
     WORN,
     coop_score,
     known_below,
     may_flee,
-    may_help,
-    next_leader,
     potion_bonus,
     solo_score,
 )
@@ -71,8 +70,8 @@ class State:
 
     __slots__ = (
         "_coop",
+        "_deck",
         "_discard",
-        "_dungeon",
         "_fled",
         "_flee",
         "_health",
@@ -90,12 +89,14 @@ class State:
         "_status",
         "_strict",
         "_taken",
+        "_top",
         "_weapon",
         "rules",
     )
 
     rules: Rules
-    _dungeon: tuple[Card, ...]  # top card first
+    _deck: tuple[Card, ...]  # the dungeon is _deck[_top:], top card first
+    _top: int
     _room: list[Card]  # a list: a card leaves it in place (State.room is a tuple)
     _health: list[int]
     _weapon: list[Card | None]
@@ -103,7 +104,7 @@ class State:
     _potion: list[bool]
     _reaches: list[int]  # each hero's weapon reach (kernel convention: below it)
     _leader: int  # 0 or 1
-    _left: int  # cards in the dungeon, kept by _enter
+    _left: int  # cards in the dungeon (len(_deck) - _top), kept by _enter
     _taken: int  # cards resolved in this room
     _help_used: bool
     _help: bool  # whether a card may still go to the partner (C5)
@@ -150,7 +151,8 @@ class State:
         state._status = PLAYING
         state._legal = None
         state._room = []
-        state._enter(draw(state._room, cards))  # S3: the first room
+        state._deck = cards
+        state._enter(draw(state._room, cards, 0))  # S3: the first room
         return state
 
     def _copy(self) -> State:
@@ -158,7 +160,8 @@ class State:
         new.rules = self.rules
         new._strict = self._strict
         new._coop = self._coop
-        new._dungeon = self._dungeon
+        new._deck = self._deck
+        new._top = self._top
         new._room = self._room[:]
         new._health = self._health[:]
         new._weapon = self._weapon[:]
@@ -181,15 +184,17 @@ class State:
 
     # ------------------------------------------------------------------ the rules
 
-    def _enter(self, dungeon: tuple[Card, ...]) -> None:
-        """A new room, just dealt by :mod:`.flow` (S3): nothing of it resolved yet."""
-        self._dungeon = dungeon
-        self._left = left = len(dungeon)
-        self._known = known_below(self._known, left)
+    def _enter(self, top: int) -> None:
+        """A new room, just dealt by :mod:`.flow` down to ``top`` (S3): nothing of it
+        resolved yet."""
+        self._top = top
+        self._left = left = len(self._deck) - top
+        if self._known:
+            self._known = known_below(self._known, left)
         self._taken = 0
         self._flee = may_flee(0, self._fled, left)  # S4, S5
         self._help_used = False
-        self._help = may_help(self._coop, False)  # C5: one card a room for the partner
+        self._help = MAY_HELP[self._coop][False]  # C5: one card a room for the partner
         self._potion = [False] * len(self._potion)  # S10, C6: one potion per room
 
     def _step(self, move: Move) -> None:
@@ -200,9 +205,9 @@ class State:
         if card is None:  # S5 flee: the room goes under the dungeon, a new one is dealt
             self._known += len(room)
             self._fled = True
-            after, dungeon = flee(tuple(room), self._dungeon)
+            after, self._deck = flee(tuple(room), self._deck[self._top :])
             self._room = list(after)
-            self._enter(dungeon)  # C3: the same hero leads it
+            self._enter(0)  # C3: the same hero leads it
             return
         hero = TAKES[self._leader][move.help]  # C4, C5: the help card acts on the partner
         room.remove(card)
@@ -211,7 +216,7 @@ class State:
         self._last = card
         if move.help:
             self._help_used = True
-            self._help = may_help(self._coop, True)
+            self._help = MAY_HELP[self._coop][True]
         if card.is_monster:  # S8
             value = card.value
             if move.weapon:
@@ -242,11 +247,13 @@ class State:
                 self._potion[hero] = True
             self._discard = (card, self._discard)
         then = AFTER_CARD[len(room)][self._left > 0]
+        if not then:  # GO_ON: the room goes on
+            return
         if then == NEXT_ROOM:  # S6: three resolved, the fourth card stays
             self._fled = False
-            self._leader = next_leader(self._leader, self._coop)  # C3
-            self._enter(draw(room, self._dungeon))
-        elif then == WON_GAME:  # S4: the final room is resolved to the end
+            self._leader = NEXT_LEADER[self._coop][self._leader]  # C3
+            self._enter(draw(room, self._deck, self._top))
+        else:  # S4: the final room is resolved to the end
             self._status = WON  # S12, C9
 
     def _legal_moves(self) -> list[Move]:
@@ -288,7 +295,7 @@ class State:
                 "game_over", rule, f"the game is over ({self._status.value}, {rule})", {}
             )
         if move.card is None:
-            if not self._dungeon:
+            if not self._left:
                 return Refusal("final_room", "S4", "the final room cannot be fled (S4)", {})
             if self._fled:
                 return Refusal(
@@ -522,7 +529,7 @@ class State:
     @property
     def dungeon(self) -> tuple[Card, ...]:
         """The face-down dungeon, top card first. Hidden information: never show it."""
-        return self._dungeon
+        return self._deck[self._top :]
 
     @property
     def dungeon_count(self) -> int:
@@ -531,7 +538,7 @@ class State:
     @property
     def known_bottom(self) -> tuple[Card, ...]:
         """Cards known to lie at the bottom of the dungeon after a flee, in order."""
-        return self._dungeon[self._left - self._known :] if self._known else ()
+        return self._deck[len(self._deck) - self._known :] if self._known else ()
 
     @property
     def discard(self) -> tuple[Card, ...]:
@@ -547,7 +554,7 @@ class State:
     @property
     def final_room(self) -> bool:
         """Whether this is the final room: the dungeon is empty (S4)."""
-        return not self._dungeon
+        return not self._left
 
     @property
     def can_flee(self) -> bool:
