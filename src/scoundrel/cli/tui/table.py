@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 
 from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation, State
 from scoundrel.core.kernel import MAX_HEALTH
+from scoundrel.core.label import preview_label
 from scoundrel.store.games import StoreError
 
 from ..keep import MOVED_ON, KeptGame
@@ -431,9 +432,10 @@ class TableScreen(Page):
             if self.giving and not move.help:
                 continue
             key = self.key_of(move)
+            named = preview_label(previews[move], seen.leader, seen.heroes)  # the core's
             label = Text(f"[{key}] ", style="bold")
-            label.append(w.action(move, previews[move], seen))
-            if previews[move].heroes[move.hero(seen.leader) - 1].health <= 0:
+            label.append(w.label_text(named))
+            if named.deadly:
                 label.stylize("red")
             options.append(Option(label, id=move.token))
         actions.offer(options + flee)
