@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from scoundrel.solver import Analysis
     from scoundrel.solver.review import Review
 
-VALUE_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker"}
-
 SCORE_LABELS = {
     "health": "health",
     "health_hero1": "hero 1's health",
@@ -121,9 +119,9 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
         dungeon += f"; at the bottom: {cards_text(observation.known_bottom, ascii_only)}"
     lines.append(dungeon)
     for kind in Kind:
-        values = sorted(card.value for card in observation.unseen if card.kind is kind)
-        if values:
-            listed = " ".join(VALUE_NAMES.get(value, str(value)) for value in values)
+        cards = sorted((c for c in observation.unseen if c.kind is kind), key=lambda c: c.value)
+        if cards:  # each by its rank, as the core writes it (a joker has none to write)
+            listed = " ".join(card.rank if card.suit else "Joker" for card in cards)
             lines.append(f"Unseen {kind.value}s: {listed}")
     return "\n".join(lines)
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from scoundrel.solver.hint import Hint
     from scoundrel.solver.searcher import Estimate
 
-RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 ASCII = str.maketrans(
     {
         "→": "->",
@@ -106,14 +105,11 @@ class Words:
         """``Room: ``: a label before what it names, drawn apart (in its own style)."""
         return self.labelled(label, "")
 
-    def rank(self, value: int) -> str:
-        return RANKS.get(value, str(value))
-
     def card_name(self, card: Card) -> str:
         """``nine of clubs``: for screen readers and the rules."""
         if card.suit is None:  # a joker (the harder co-op variant)
             return self("card.red_joker" if card.code.startswith("R") else "card.black_joker")
-        rank = self(f"rank.{self.rank(card.value)}")
+        rank = self(f"rank.{card.rank}")
         return self("card.name", rank=rank, suit=self(f"suit.{card.suit}"))
 
     # ------------------------------------------------------------------ heroes

@@ -54,7 +54,8 @@ WIDE = 120
 
 
 def health_bar(health: int, width: int, ascii_only: bool) -> Text:
-    """``██████████░░░░ 14/20``, green, then yellow, then red as health falls."""
+    """``██████████░░░░ 14/…``, out of the core's most health: green, then yellow, then red
+    as health falls."""
     shown = max(0, min(health, MAX_HEALTH))
     filled = round(width * shown / MAX_HEALTH)
     full, empty = ("#", "-") if ascii_only else ("█", "░")
@@ -71,7 +72,7 @@ def card_face(card: Card, words: Words, number: int | None, width: int = 9, rows
     is and its value, its key. Where the kind does not fit, its short form (``Trank`` for
     ``Heiltrank``); neither is ever cut, and where even the short form does not fit the
     kind is left out (the suit says it too)."""
-    rank = words.rank(card.value) if card.suit else "★"
+    rank = card.rank if card.suit else "★"
     suit = (card.suit or "*") if words.ascii_only else card.symbol[-1]
     if words.ascii_only and not card.suit:
         rank = "*"
