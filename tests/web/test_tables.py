@@ -146,6 +146,9 @@ def test_the_partner_chooses_how_to_fight_a_given_monster(
     tokens = {entry["move"] for entry in view["legal"]}
     assert f">{card}" in tokens
     assert f">{card}/w" not in tokens and f">{card}/b" not in tokens
+    # labelled for the page to translate: the partner (C5) chooses how to fight it
+    give = next(entry for entry in view["legal"] if entry["move"] == f">{card}")
+    assert give["label"] == {"code": "give_monster", "card": card, "hero": 2, "deadly": False}
     # the leader may not choose for the partner
     refused = one.post(f"/api/tables/{view['id']}/moves", json={"move": f">{card}/b"})
     assert refused.status_code == 400
@@ -157,6 +160,17 @@ def test_the_partner_chooses_how_to_fight_a_given_monster(
     partner_view = two.get(f"/api/tables/{view['id']}").json()
     assert {entry["move"] for entry in partner_view["legal"]} <= {f">{card}/w", f">{card}/b"}
     assert f">{card}/b" in {entry["move"] for entry in partner_view["legal"]}
+    # in the partner's own words: "Fight K♠ bare-handed", not "Hero 2 fights K♠ …"
+    bare = next(entry for entry in partner_view["legal"] if entry["move"] == f">{card}/b")
+    value = parse_cards(card)[0].value
+    assert bare["label"] == {
+        "code": "fight_bare",
+        "card": card,
+        "hero": 2,
+        "damage": value,
+        "health": 20 - value,
+        "deadly": False,
+    }
     # the leader waits
     waits = one.post(f"/api/tables/{view['id']}/moves", json={"move": "F"})
     assert waits.status_code == 409
@@ -164,7 +178,6 @@ def test_the_partner_chooses_how_to_fight_a_given_monster(
     assert fought["moves"] == [f">{card}/b"]
     assert fought["pending"] is None
     assert fought["to_act"] == 1
-    value = parse_cards(card)[0].value
     # bare-handed: the partner, not the leader, took the monster's full value (S8, C5)
     assert fought["heroes"][1]["health"] == 20 - value
     assert fought["heroes"][0]["health"] == 20

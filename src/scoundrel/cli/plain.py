@@ -147,15 +147,14 @@ class PlainGame:
             if many > 1 and number == seen.leader and not state.is_over:
                 name += f" ({w('hero.leader')})"
             parts = [w("hero.health_value", health=hero.health, max=MAX_HEALTH)]
+            limit = w.weapon(hero, state.rules)  # the core's limit: none, fresh, below, up to
             if hero.weapon is None:
-                parts.append(w("weapon.none"))
+                parts.append(limit)
             else:
                 weapon = w.card(hero.weapon)
                 if hero.stack:
                     weapon += " [" + w.cards(hero.stack) + "]"
-                parts.append(
-                    w.labelled(f"{w('kind.weapon')} {weapon}", w.weapon(hero, state.rules))
-                )
+                parts.append(w.labelled(f"{w('kind.weapon')} {weapon}", limit))
             if hero.potion_used:
                 parts.append(w("hero.potion_used"))
             self.write(w.labelled(name, w.sep.join(parts)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoundrel.core import (
+    MAX_HEALTH,
     Card,
     Hero,
     Kind,
@@ -18,12 +19,11 @@ from scoundrel.core import (
     State,
     format_moves,
 )
+from scoundrel.core.label import weapon_limit
 
 if TYPE_CHECKING:
     from scoundrel.solver import Analysis
     from scoundrel.solver.review import Review
-
-VALUE_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker"}
 
 SCORE_LABELS = {
     "health": "health",
@@ -66,17 +66,22 @@ def rules_text(rules: Rules) -> str:
     return ", ".join(parts)
 
 
-def weapon_text(hero: Hero, ascii_only: bool = False) -> str:
-    if hero.weapon is None:
+#: A weapon's limit as the core states it (S9, C7), in words.
+LIMIT_TEXTS = {
+    "fresh": ", fresh: usable on any monster",
+    "below": ", usable on monsters below {n}",
+    "up_to": ", usable on monsters up to {n}",
+}
+
+
+def weapon_text(hero: Hero, rules: Rules, ascii_only: bool = False) -> str:
+    limit = weapon_limit(hero, rules)
+    if limit.code == "none":
         return "no weapon"
     text = card_text(hero.weapon, ascii_only)
     if hero.stack:
         text += f" with {cards_text(hero.stack, ascii_only)} on it"
-        assert hero.reach is not None
-        text += f", usable on monsters up to {hero.reach - 1}"  # reach: below it (S9)
-    else:
-        text += ", fresh: usable on any monster"
-    return text
+    return text + LIMIT_TEXTS[limit.code].format(n=limit.n)
 
 
 def hero_name(observation: Observation, number: int) -> str:
@@ -97,7 +102,8 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
         )
         potion = ", potion used this room" if hero.potion_used else ""
         lines.append(
-            f"{name}{lead}: health {hero.health}/20, {weapon_text(hero, ascii_only)}{potion}"
+            f"{name}{lead}: health {hero.health}/{MAX_HEALTH}, "
+            f"{weapon_text(hero, observation.rules, ascii_only)}{potion}"
         )
     room = cards_text(observation.room, ascii_only)
     final = " (final room: every card is resolved)" if observation.final_room else ""
@@ -113,9 +119,9 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
         dungeon += f"; at the bottom: {cards_text(observation.known_bottom, ascii_only)}"
     lines.append(dungeon)
     for kind in Kind:
-        values = sorted(card.value for card in observation.unseen if card.kind is kind)
-        if values:
-            listed = " ".join(VALUE_NAMES.get(value, str(value)) for value in values)
+        cards = sorted((c for c in observation.unseen if c.kind is kind), key=lambda c: c.value)
+        if cards:  # each by its rank, as the core writes it (a joker has none to write)
+            listed = " ".join(card.rank if card.suit else "Joker" for card in cards)
             lines.append(f"Unseen {kind.value}s: {listed}")
     return "\n".join(lines)
 

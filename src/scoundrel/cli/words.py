@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from scoundrel.core import (
     Card,
     Hero,
-    Kind,
     Move,
     Observation,
     Preview,
@@ -22,7 +21,9 @@ from scoundrel.core import (
     Rules,
     Score,
     State,
+    parse_move,
 )
+from scoundrel.core.label import Label, move_label, preview_label, weapon_limit
 from scoundrel.i18n import DEFAULT, LANGUAGES, translate
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from scoundrel.solver.hint import Hint
     from scoundrel.solver.searcher import Estimate
 
-RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 ASCII = str.maketrans(
     {
         "→": "->",
@@ -105,14 +105,11 @@ class Words:
         """``Room: ``: a label before what it names, drawn apart (in its own style)."""
         return self.labelled(label, "")
 
-    def rank(self, value: int) -> str:
-        return RANKS.get(value, str(value))
-
     def card_name(self, card: Card) -> str:
         """``nine of clubs``: for screen readers and the rules."""
         if card.suit is None:  # a joker (the harder co-op variant)
             return self("card.red_joker" if card.code.startswith("R") else "card.black_joker")
-        rank = self(f"rank.{self.rank(card.value)}")
+        rank = self(f"rank.{card.rank}")
         return self("card.name", rank=rank, suit=self(f"suit.{card.suit}"))
 
     # ------------------------------------------------------------------ heroes
@@ -121,18 +118,10 @@ class Words:
         return self("hero.you") if heroes == 1 else self("hero.name", n=number)
 
     def weapon(self, hero: Hero, rules: Rules) -> str:
-        """``5♦ — usable below 9`` (its stack is drawn beside it)."""
-        if hero.weapon is None:
-            return self("weapon.none")
-        if not hero.stack:
-            marker = self("weapon.fresh")
-        elif hero.reach is None:  # pragma: no cover - a weapon with a stack has a reach
-            marker = ""
-        elif rules.weapon == "strict":
-            marker = self("weapon.below", n=hero.reach)
-        else:
-            marker = self("weapon.up_to", n=hero.reach - 1)
-        return marker
+        """``Usable below 9``: the weapon's limit as the core states it (S9, C7); the weapon
+        and its stack are drawn beside it."""
+        limit = weapon_limit(hero, rules)
+        return self(f"weapon.{limit.code}", n=limit.n)
 
     def rules_line(self, rules: Rules) -> str:
         """The ruleset and every option that is not the default."""
@@ -169,89 +158,54 @@ class Words:
     # ------------------------------------------------------------------ moves
 
     def move(self, move: Move | str) -> str:
-        """A move in a few words: ``K♠ with the weapon``, ``7♦, given``, ``Flee the room``."""
-        token = move if isinstance(move, str) else move.token
-        if token == "F":
+        """A move in a few words, from what the core calls it: ``K♠ with the weapon``,
+        ``7♦, given``, ``Flee the room``."""
+        label = move_label(move if isinstance(move, Move) else parse_move(move))
+        if label.code == "flee":
             return self("act.flee")
-        help_card = token.startswith(">")
-        code, _, how = token.lstrip(">").partition("/")
-        card = self.card(code)
-        what = (
-            self("replay.with_weapon", card=card)
-            if how == "w"
-            else self("replay.bare", card=card)
-            if how == "b"
-            else card
-        )
-        return self("replay.given", what=what) if help_card else what
+        card = self.card(str(label.params["card"]))
+        key = _MOVE_KEYS.get(label.code)
+        what = self(key, card=card) if key else card
+        return self("replay.given", what=what) if label.params["help"] else what
 
     def move_name(self, move: Move) -> str:
         """A move with a verb where the card alone would not say it: ``Drink 9♥``."""
-        if move.card is None or move.help:
+        label = move_label(move)
+        key = None if label.params.get("help") else _NAME_KEYS.get(label.code)
+        if key is None:
             return self.move(move)
-        if move.card.kind is Kind.POTION:
-            return self("move.drink", card=self.card(move.card))
-        if move.card.kind is Kind.WEAPON:
-            return self("act.equip", card=self.card(move.card))
-        return self.move(move)
+        return self(key, card=self.card(str(label.params["card"])))
+
+    def label_params(self, label: Label) -> dict[str, Any]:
+        """A label's params in words: cards as symbols (or codes), the hero by name."""
+        params: dict[str, Any] = dict(label.params)
+        for name in ("card", "weapon"):
+            if params.get(name):
+                params[name] = self.card(str(params[name]))
+        params.setdefault("weapon", "")
+        if "hero" in params:
+            params["hero"] = self("hero.name", n=params["hero"])
+        return params
+
+    def label_text(self, label: Label) -> str:
+        """A legal move's label from the core, in words: ``Fight K♠ with 5♦: −8, health
+        12``, with ``(deadly)`` where the core marks it so."""
+        text = self(f"act.{label.code}", **self.label_params(label))
+        return text + " " + self("act.deadly") if label.deadly else text
 
     def action(self, move: Move, preview: Preview, observation: Observation) -> str:
-        """What a legal move does, from the core's preview: ``Fight K♠ with 5♦: −8, health 12``."""
-        if move.card is None:
-            return self("act.flee")
-        target = move.hero(observation.leader)
-        before = observation.heroes[target - 1]
-        health = preview.heroes[target - 1].health
-        damage = preview.damage[target - 1]
-        who: dict[str, Any] = {"hero": self("hero.name", n=target)} if move.help else {}
-        card = self.card(move.card)
-        if move.card.kind is Kind.WEAPON:
-            text = self("act.give_weapon" if move.help else "act.equip", card=card, **who)
-        elif move.card.kind is Kind.POTION:
-            if before.potion_used:
-                key = "act.give_potion_wasted" if move.help else "act.drink_wasted"
-            elif damage == 0:
-                key = "act.give_potion_full" if move.help else "act.drink_full"
-            else:
-                key = "act.give_potion" if move.help else "act.drink"
-            text = self(key, card=card, gain=-damage, health=health, **who)
-        else:
-            if move.weapon:
-                key = "act.give_fight_weapon" if move.help else "act.fight_weapon"
-            else:
-                key = "act.give_fight_bare" if move.help else "act.fight_bare"
-            weapon = self.card(before.weapon) if before.weapon else ""
-            text = self(key, card=card, weapon=weapon, damage=damage, health=health, **who)
-        if health <= 0:
-            text += " " + self("act.deadly")
-        return text
+        """What a legal move does, as the core labels it from its preview."""
+        return self.label_text(preview_label(preview, observation.leader, observation.heroes))
 
     def played(self, before: State, move: Move) -> str:
-        """What a move did, for the move log, from the core's preview of it on the state
+        """What a move did, for the move log, from the core's label of it on the state
         ``before`` it: ``You slay 7♠ with 9♦: −0``, ``Hero 2 drinks 5♥: +5 (given by
         Hero 1)``."""
-        heroes = len(before.heroes)
-        person = "you" if heroes == 1 else "hero"
-        leader = before.leader
-        if move.card is None:
-            return self(f"log.{person}.flee", hero=self("hero.name", n=leader))
-        target = move.hero(leader)
-        damage = before.previews()[move].damage[target - 1]
-        card = self.card(move.card)
-        params: dict[str, Any] = {"card": card, "hero": self("hero.name", n=target)}
-        if move.card.kind is Kind.WEAPON:
-            key = "equip"
-        elif move.card.kind is Kind.POTION:
-            wasted = before.heroes[target - 1].potion_used
-            key = "drink_wasted" if wasted else "drink"
-            params["gain"] = -damage
-        else:
-            weapon = before.heroes[target - 1].weapon
-            key = "fight_weapon" if move.weapon else "fight_bare"
-            params.update(damage=damage, weapon=self.card(weapon) if weapon else "")
-        text = self(f"log.{person}.{key}", **params)
+        person = "you" if len(before.heroes) == 1 else "hero"
+        label = preview_label(before.preview(move), before.leader, before.heroes)
+        text = self(f"log.{person}.{_LOG_KEYS[label.code]}", **self.label_params(label))
         if move.help:
-            text += " " + self("log.given", hero=self("hero.name", n=leader))
+            text += " " + self("log.given", hero=self("hero.name", n=before.leader))
         return text
 
     def choose(self, observation: Observation) -> str:
@@ -424,6 +378,30 @@ class Words:
         if not flagged:
             lines.append(self("review.clean", n=5))
         return lines
+
+
+#: The words of a move alone (:func:`~scoundrel.core.label.move_label`), by its code: a
+#: card equipped or drunk is the card itself.
+_MOVE_KEYS = {"fight_weapon": "replay.with_weapon", "fight_bare": "replay.bare"}
+#: A move with its verb, where the card alone would not say it.
+_NAME_KEYS = {"drink": "move.drink", "equip": "act.equip"}
+#: The move log's words (``log.you.*``, ``log.hero.*``) for each label of the core: the log
+#: names the hero a move played on, and "given by" the leader for the help card.
+_LOG_KEYS = {
+    "flee": "flee",
+    "equip": "equip",
+    "give_weapon": "equip",
+    "drink": "drink",
+    "drink_full": "drink",
+    "give_potion": "drink",
+    "give_potion_full": "drink",
+    "drink_wasted": "drink_wasted",
+    "give_potion_wasted": "drink_wasted",
+    "fight_weapon": "fight_weapon",
+    "give_fight_weapon": "fight_weapon",
+    "fight_bare": "fight_bare",
+    "give_fight_bare": "fight_bare",
+}
 
 
 def _flee_key(hint: Hint) -> str:

@@ -71,7 +71,7 @@ from .schemas import (
     ReplayView,
     answers,
 )
-from .views import game_view, replay_view
+from .views import game_view, move_words, replay_view
 
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
@@ -82,6 +82,12 @@ CARD_KINDS = {card.code: card.kind.value for card in ALL_CARDS}
 #: Each card's value (S1: J 11 … A 14, a joker 15), as the core says: the browser never
 #: works a value out of a rank.
 CARD_VALUES = {card.code: card.value for card in ALL_CARDS}
+#: How a value is written (J for 11 … A for 14), for the counts of unseen cards, which
+#: go by value: the browser keeps no table of face cards.
+VALUE_RANKS = {card.value: card.rank for card in ALL_CARDS if card.suit is not None}
+#: Every move's notation with what the core calls it (``views.move_words``): the browser
+#: names a move of a replay, a hint or an analysis from it, and never reads notation.
+MOVE_WORDS = move_words()
 
 
 class NicknameIn(BaseModel):
@@ -230,6 +236,8 @@ def create_app(
                     "messages": messages,
                     "kinds": CARD_KINDS,
                     "values": CARD_VALUES,
+                    "ranks": VALUE_RANKS,
+                    "moves": MOVE_WORDS,
                     **data,
                 },
                 ensure_ascii=False,

@@ -60,18 +60,30 @@ class TableMoveIn(BaseModel):
 
 def _give_entry(code: str, leader: int) -> dict[str, Any]:
     """The leader's "give this monster" action: its effect is the partner's to choose."""
+    hero = Move(f">{code}/b").hero(leader)  # either way of fighting it: the partner (C5)
     return {
         "move": f">{code}",
         "card": code,
         "help": True,
-        "hero": Move(f">{code}/b").hero(leader),  # either way of fighting it: the partner
+        "hero": hero,
         "weapon": None,
         "give": True,
         "health": None,
         "damage": None,
         "weapons": None,
         "status": "playing",
+        "label": {"code": "give_monster", "card": code, "hero": hero, "deadly": False},
     }
+
+
+#: While a given monster waits, the partner answers it: the partner's own words for the
+#: core's help-card fights ("Fight K♠ with 5♦", not "Hero 2 fights K♠ with 5♦").
+_ANSWERED = {"give_fight_weapon": "fight_weapon", "give_fight_bare": "fight_bare"}
+
+
+def _answer_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    label = entry["label"]
+    return {**entry, "label": {**label, "code": _ANSWERED.get(label["code"], label["code"])}}
 
 
 def table_view(
@@ -87,7 +99,9 @@ def table_view(
     acting = Tables.to_act(stored, state)
     if stored.pending is not None:
         answers = {move.token for move in Tables.answers(stored, state)}
-        view["legal"] = [entry for entry in view["legal"] if entry["move"] in answers]
+        view["legal"] = [
+            _answer_entry(entry) for entry in view["legal"] if entry["move"] in answers
+        ]
     else:
         gives = Tables.gives(state)
         legal = [

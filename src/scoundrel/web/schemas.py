@@ -20,6 +20,23 @@ class View(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class WeaponLimit(View):
+    """Which monsters the weapon may fight, as the rules core states it (S9, C7)."""
+
+    code: Literal["none", "fresh", "below", "up_to"] = Field(
+        description="no weapon, a fresh one (any monster), strict (below n), lenient (up to n)"
+    )
+    n: int | None = Field(description="the last kill's value, for below and up_to")
+
+
+class MoveLabel(View):
+    """What a legal move is called, as the rules core decides it: a catalog key after
+    ``act.`` and its params (card, weapon, hero, damage, gain, health), as a refusal."""
+
+    code: str
+    deadly: bool = Field(description="the hero it plays on would have no health left")
+
+
 class HeroView(View):
     health: int = Field(le=20, description="may be 0 or less once the hero has fallen")
     max_health: int = Field(description="the most health the hero can have (S1, S10)")
@@ -27,6 +44,7 @@ class HeroView(View):
     stack: list[str] = Field(description="the monsters slain with it, in order")
     last_kill: int | None
     reach: int | None = Field(description="the weapon may be used on monsters below this")
+    limit: WeaponLimit
     potion_used: bool
 
 
@@ -40,6 +58,7 @@ class LegalMove(View):
     damage: list[int] | None
     weapons: list[str | None] | None
     status: Literal["playing", "won", "lost"]
+    label: MoveLabel
 
 
 class Refusal(View):

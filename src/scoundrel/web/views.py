@@ -25,7 +25,8 @@ from scoundrel.core import (
     Status,
 )
 from scoundrel.core.cards import JOKER_VALUE
-from scoundrel.core.moves import move_for
+from scoundrel.core.label import Label, action_label, move_label, weapon_limit
+from scoundrel.core.moves import CARD_MOVES, move_for
 from scoundrel.core.observation import observe
 from scoundrel.store import StoredGame
 
@@ -36,7 +37,10 @@ _CODES: dict[Card | None, str | None] = {None: None, **{card: card.code for card
 _code = _CODES.__getitem__
 
 
-def hero_view(hero: Hero) -> dict[str, Any]:
+def hero_view(hero: Hero, rules: Rules) -> dict[str, Any]:
+    """A hero, with the most health a hero can have and its weapon's limit as the core
+    states them (S2, S9, C7): an interface translates them, it works nothing out."""
+    limit = weapon_limit(hero, rules)
     return {
         "health": hero.health,
         "max_health": MAX_HEALTH,
@@ -44,8 +48,24 @@ def hero_view(hero: Hero) -> dict[str, Any]:
         "stack": list(map(_code, hero.stack)),
         "last_kill": hero.last_kill,
         "reach": hero.reach,
+        "limit": {"code": limit.code, "n": limit.n},
         "potion_used": hero.potion_used,
     }
+
+
+def label_view(label: Label) -> dict[str, Any]:
+    """A label of the core (:mod:`scoundrel.core.label`) in the shape of a refusal: its
+    ``code`` (a catalog key after ``act.``) beside its params, and whether it is deadly."""
+    return {"code": label.code, **label.params, "deadly": label.deadly}
+
+
+def move_words() -> dict[str, dict[str, Any]]:
+    """Every move's notation with what the core calls it without a position
+    (:func:`~scoundrel.core.label.move_label`): the page's boot data carries it, so that a
+    replay, a hint's plan or an analysis names a move without reading its notation."""
+    moves = [FLEE, *(move for card_moves in CARD_MOVES for move in card_moves)]
+    labels = {move.token: move_label(move) for move in moves}
+    return {token: {"code": label.code, **label.params} for token, label in labels.items()}
 
 
 _KIND_ORDER = tuple(Kind)
@@ -96,8 +116,9 @@ def position_view(state: State) -> dict[str, Any]:
     seen = observe(state, state.leader)  # State.observation, without its import each call
     status = _STATUS
     leader = state.leader
+    before = seen.heroes
     legal = [
-        {  # what the move says of itself, then what it would do
+        {  # what the move says of itself, then what it would do, and what it is called
             "move": move.token,
             "card": _code(move.card),
             "help": move.help,
@@ -107,6 +128,7 @@ def position_view(state: State) -> dict[str, Any]:
             "damage": damage,
             "weapons": list(map(_code, weapons)),
             "status": status[after],
+            "label": label_view(action_label(move, leader, before, health, damage)),
         }
         for move, health, damage, weapons, after in state.outcomes()
     ]
@@ -126,7 +148,7 @@ def position_view(state: State) -> dict[str, Any]:
         "status": status[seen.status],
         "score": seen.score,
         "score_breakdown": None if breakdown is None else list(map(list, breakdown.parts)),
-        "heroes": list(map(hero_view, seen.heroes)),
+        "heroes": [hero_view(hero, seen.rules) for hero in seen.heroes],
         "leader": seen.leader,
         "room": list(map(_code, seen.room)),
         "dungeon_count": seen.dungeon_count,

@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 
 from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation, State
 from scoundrel.core.kernel import MAX_HEALTH
+from scoundrel.core.label import preview_label
 from scoundrel.store.games import StoreError
 
 from ..keep import MOVED_ON, KeptGame
@@ -53,7 +54,8 @@ WIDE = 120
 
 
 def health_bar(health: int, width: int, ascii_only: bool) -> Text:
-    """``██████████░░░░ 14/20``, green, then yellow, then red as health falls."""
+    """``██████████░░░░ 14/…``, out of the core's most health: green, then yellow, then red
+    as health falls."""
     shown = max(0, min(health, MAX_HEALTH))
     filled = round(width * shown / MAX_HEALTH)
     full, empty = ("#", "-") if ascii_only else ("█", "░")
@@ -70,7 +72,7 @@ def card_face(card: Card, words: Words, number: int | None, width: int = 9, rows
     is and its value, its key. Where the kind does not fit, its short form (``Trank`` for
     ``Heiltrank``); neither is ever cut, and where even the short form does not fit the
     kind is left out (the suit says it too)."""
-    rank = words.rank(card.value) if card.suit else "★"
+    rank = card.rank if card.suit else "★"
     suit = (card.suit or "*") if words.ascii_only else card.symbol[-1]
     if words.ascii_only and not card.suit:
         rank = "*"
@@ -431,9 +433,10 @@ class TableScreen(Page):
             if self.giving and not move.help:
                 continue
             key = self.key_of(move)
+            named = preview_label(previews[move], seen.leader, seen.heroes)  # the core's
             label = Text(f"[{key}] ", style="bold")
-            label.append(w.action(move, previews[move], seen))
-            if previews[move].heroes[move.hero(seen.leader) - 1].health <= 0:
+            label.append(w.label_text(named))
+            if named.deadly:
                 label.stylize("red")
             options.append(Option(label, id=move.token))
         actions.offer(options + flee)

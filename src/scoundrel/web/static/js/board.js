@@ -1,5 +1,5 @@
 // A read-only drawing of one position: for the replay viewer and the rules' examples.
-import { t } from "./i18n.js";
+import { t, bootData } from "./i18n.js";
 import { cardElement, backElement, symbol } from "./cards.js";
 
 const el = (tag, text, cls) => {
@@ -9,7 +9,7 @@ const el = (tag, text, cls) => {
   return n;
 };
 
-export function positionElement(position, { weapon = "strict", showDungeon = true } = {}) {
+export function positionElement(position, { showDungeon = true } = {}) {
   const box = el("div", undefined, "board");
   if (showDungeon) box.append(backElement(position.dungeon_count));
   const room = el("div", undefined, "room-cards small-room");
@@ -38,32 +38,46 @@ export function positionElement(position, { weapon = "strict", showDungeon = tru
         pile.append(c);
       });
       h.append(pile);
-      const marker = !hero.stack.length
-        ? t("weapon.fresh")
-        : weapon === "strict"
-          ? t("weapon.below", { n: hero.reach })
-          : t("weapon.up_to", { n: hero.reach - 1 });
-      h.append(el("span", marker, "marker"));
-    } else h.append(el("span", t("weapon.none"), "marker"));
+    }
+    h.append(el("span", limitText(hero.limit), "marker"));
     heroes.append(h);
   });
   box.append(heroes);
   return box;
 }
 
+// How far a hero's weapon reaches, as the core states it (S9, C7): "Usable below 9".
+export function limitText(limit) {
+  return t(`weapon.${limit.code}`, { n: limit.n });
+}
+
+// What the core calls a move without its position (the page's boot data has every move):
+// {code: flee | equip | drink | fight_weapon | fight_bare, card, help}.
+export function moveWords(token) {
+  return bootData.moves[token];
+}
+
+// The words of a move alone, by the code the core gives it.
+const MOVE_KEYS = { fight_weapon: "replay.with_weapon", fight_bare: "replay.bare" };
+
 // A move in words: "K♠ with the weapon", "7♦, given to the partner", "Flee the room".
 export function moveText(token) {
-  if (token === "F") return t("act.flee");
-  const help = token.startsWith(">");
-  const [code, how] = token.replace(">", "").split("/");
-  const card = symbol(code);
-  const what =
-    how === "w"
-      ? t("replay.with_weapon", { card })
-      : how === "b"
-        ? t("replay.bare", { card })
-        : card;
-  return help ? t("replay.given", { what }) : what;
+  const move = moveWords(token);
+  if (move.code === "flee") return t("act.flee");
+  const card = symbol(move.card);
+  const what = MOVE_KEYS[move.code] ? t(MOVE_KEYS[move.code], { card }) : card;
+  return move.help ? t("replay.given", { what }) : what;
+}
+
+// What a legal move does, from the label the server sends with it (the rules core's:
+// code and params, as a refusal): "Fight K♠ with 5♦: −8, health 12 (deadly)".
+export function labelText(label) {
+  const params = { ...label };
+  if (label.card) params.card = symbol(label.card);
+  params.weapon = label.weapon ? symbol(label.weapon) : "";
+  if (label.hero !== undefined) params.hero = t("hero.name", { n: label.hero });
+  const text = t(`act.${label.code}`, params);
+  return label.deadly ? `${text} ${t("act.deadly")}` : text;
 }
 
 // Why a move is refused, translated from the core's refusal code.

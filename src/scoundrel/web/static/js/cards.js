@@ -2,7 +2,6 @@
 import { t, bootData } from "./i18n.js";
 
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const FACE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 
 // A card's code read for drawing: its rank and suit as written, and its value as the rules
 // core gives it (the server sends every card's value, as it sends every card's kind).
@@ -27,8 +26,9 @@ export function symbol(code) {
     : card.rank + SUITS[card.suit];
 }
 
+// How a value is written (J for 11 … A for 14), as the server says (a joker's 15 as is).
 export function valueName(value) {
-  return FACE[value] ?? String(value);
+  return bootData.ranks[value] ?? String(value);
 }
 
 // "king of spades, monster 13"

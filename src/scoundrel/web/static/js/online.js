@@ -30,7 +30,9 @@ let busy = false;
 let again = null; // {from, table, invite}: the partner opened the next table after this one
 
 const heroName = (n) => t("hero.name", { n });
-const partnerOf = (n) => (n === 1 ? 2 : 1);
+const partnerOf = (n) => (n === 1 ? 2 : 1); // the other seat
+// The hero the monster given waits for: the server says whom each move plays on (C5).
+const receiver = (game) => game.legal.find((move) => move.card === game.pending)?.hero;
 const version = (view) => `${view.id} ${view.moves.join(" ")} ${view.pending ?? ""} ${view.status}`;
 
 // "Hero 2 (Ben)", or "Hero 2" while the seat's player has no nickname
@@ -561,7 +563,7 @@ export function pendingPanel(panel, game) {
   const code = game.pending;
   const card = symbol(code);
   const leader = game.leader;
-  const partner = partnerOf(leader);
+  const partner = receiver(game);
   const box = el("div", { class: "pending", "data-card": code });
   if (game.you === partner) {
     box.classList.add("prompt");
@@ -659,7 +661,7 @@ export function decorate(node, code, game) {
   if (game.pending) node.querySelector(".give-mark")?.remove(); // the help card is given
   if (game.pending === code) {
     node.classList.add("given");
-    label += `, ${t("online.given_mark", { hero: heroName(partnerOf(game.leader)) })}`;
+    label += `, ${t("online.given_mark", { hero: heroName(receiver(game)) })}`;
   }
   if (pointer && pointer.card === code && game.status === "playing") {
     const text = t("online.points_here", { hero: heroName(pointer.hero) });

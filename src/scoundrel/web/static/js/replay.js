@@ -45,7 +45,7 @@ export async function start(main) {
   let step = Number.isInteger(asked) ? Math.min(Math.max(asked, 0), data.steps.length - 1) : 0;
   const draw = () => {
     const position = data.steps[step];
-    stage.replaceChildren(positionElement(position, { weapon: data.options.weapon }));
+    stage.replaceChildren(positionElement(position));
     caption.textContent =
       step === 0
         ? t("replay.start")

@@ -1,7 +1,7 @@
 // How to play, with the worked examples played out on small tables, step by step.
 import { t, has } from "./i18n.js";
 import { api } from "./api.js";
-import { positionElement, moveText, refusalText } from "./board.js";
+import { positionElement, moveText, moveWords, refusalText } from "./board.js";
 
 const el = (tag, text, cls) => {
   const n = document.createElement(tag);
@@ -47,12 +47,7 @@ function exampleElement(name, example) {
   const last = example.steps.length;
   const draw = () => {
     const position = example.positions[step];
-    stage.replaceChildren(
-      positionElement(position, {
-        weapon: example.ruleset === "coop" ? "lenient" : "strict",
-        showDungeon: false,
-      }),
-    );
+    stage.replaceChildren(positionElement(position, { showDungeon: false }));
     if (step === 0) caption.textContent = t("rules.example_start");
     else {
       const hero = example.positions[step].heroes
@@ -63,7 +58,7 @@ function exampleElement(name, example) {
         )
         .join(", ");
       const token = example.steps[step - 1];
-      const mark = token.endsWith("/w") ? " ✓" : "";
+      const mark = moveWords(token).code === "fight_weapon" ? " ✓" : "";
       caption.textContent = t("app.labelled", {
         label: t("rules.step", { n: step, total: last }),
         value: `${moveText(token)}${mark} → ${hero}`,

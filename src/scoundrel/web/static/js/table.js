@@ -4,7 +4,7 @@
 import { t, lang, modeName } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
-import { refusalText, moveText } from "./board.js";
+import { refusalText, moveText, moveWords, labelText, limitText } from "./board.js";
 import { el } from "./dom.js";
 import * as online from "./online.js";
 import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
@@ -96,11 +96,11 @@ async function play(token) {
   try {
     const body = { move: token, ...seen(game) };
     // a move whose answer the socket lost may have been played: the game says whether
-    const gives = game.online && token.startsWith(">") && !token.includes("/"); // waits for the partner
+    const gives = game.online && !!move?.give; // a monster given waits for the partner
     const played = async (http) => {
       const now = await api(path);
       const done = gives
-        ? now.pending === token.slice(1) && now.moves.length === body.after
+        ? now.pending === move.card && now.moves.length === body.after
         : now.moves.length === body.after + 1 &&
           now.moves[body.after] === token &&
           (game.online || now.undo_count === body.undos);
@@ -231,8 +231,7 @@ async function askHint() {
       setThinking(false);
     }
   }
-  const index =
-    advice.move === "F" ? -1 : game.room.indexOf(advice.move.replace(">", "").split("/")[0]);
+  const index = game.room.indexOf(moveWords(advice.move).card); // a flee has no card: -1
   if (index >= 0) {
     selected = index;
     giving = false;
@@ -305,23 +304,24 @@ const percent = (chance) => percentFormat.format(chance);
 
 // A move in a few words, with a verb where the card alone would not say it: "Drink 9♥",
 // "Equip 5♦", "K♠ with the weapon", "Flee the room".
+const NAME_KEYS = { drink: "move.drink", equip: "act.equip" };
 function moveName(token) {
-  if (token === "F" || token.startsWith(">") || token.includes("/")) return moveText(token);
-  const k = kind(parse(token));
-  return k === "potion"
-    ? t("move.drink", { card: symbol(token) })
-    : k === "weapon"
-      ? t("act.equip", { card: symbol(token) })
-      : moveText(token);
+  const move = moveWords(token);
+  const key = !move.help && NAME_KEYS[move.code];
+  return key ? t(key, { card: symbol(move.card) }) : moveText(token);
 }
 
-// A move's chance to win in the hint, if the hint weighed it. An online give (">KS") is
-// worth the better of the partner's two ways to fight the monster.
-function chanceOf(hint, token) {
+// A legal move's chance to win in the hint, if the hint weighed it. An online give (the
+// monster given without saying how it is fought) is worth the better of the partner's two
+// ways to fight it: the help card's moves with that card.
+function chanceOf(hint, move) {
   const chances = hint?.chances ?? [];
-  const found = chances.find((entry) => entry.move === token);
-  if (found || !token.startsWith(">") || token.includes("/")) return found ?? null;
-  const fights = chances.filter((entry) => entry.move.startsWith(`${token}/`));
+  const found = chances.find((entry) => entry.move === move.move);
+  if (found || !move.give) return found ?? null;
+  const fights = chances.filter((entry) => {
+    const fight = moveWords(entry.move);
+    return fight.help && fight.card === move.card;
+  });
   return fights.length ? fights.reduce((a, b) => (b.chance > a.chance ? b : a)) : null;
 }
 
@@ -405,8 +405,8 @@ function advicePanel(hint) {
 }
 
 // The small "34%" on a choice button, when a hint weighed that move.
-function chanceMark(hint, token) {
-  const entry = chanceOf(hint, token);
+function chanceMark(hint, move) {
+  const entry = chanceOf(hint, move);
   return entry
     ? el("span", { class: "chance", title: t("hint.chances"), text: percent(entry.chance) })
     : null;
@@ -1052,14 +1052,11 @@ function heroPanel(hero, n, before) {
       pile.append(c);
     });
     weapon.append(pile);
-    let marker;
-    if (!hero.stack.length) marker = t("weapon.fresh");
-    else if (game.options.weapon === "strict") marker = t("weapon.below", { n: hero.reach });
-    else marker = t("weapon.up_to", { n: hero.reach - 1 }); // reach: below it (S9, C7)
-    weapon.append(el("p", { class: "marker", text: marker }));
-  } else {
-    weapon.append(el("p", { class: "marker none", text: t("weapon.none") }));
   }
+  // how far the weapon reaches, as the core states it (S9, C7)
+  weapon.append(
+    el("p", { class: `marker${hero.weapon ? "" : " none"}`, text: limitText(hero.limit) }),
+  );
   panel.append(weapon);
   panel.append(
     el("p", {
@@ -1108,52 +1105,9 @@ function movesFor(index) {
   return game.legal.filter((m) => m.card === code);
 }
 
+// What a legal move does, in words: the server sends the rules core's label with it.
 function actionLabel(move) {
-  const card = parse(move.card);
-  const k = kind(card);
-  const target = move.hero; // the server says whose move it is (C5)
-  if (move.give)
-    return t("online.give", { card: symbol(move.card), hero: t("hero.name", { n: target }) });
-  const given = move.help && game.pending !== move.card; // online: the partner fights what was given
-  const health = move.health[target - 1];
-  const damage = move.damage[target - 1];
-  const who = move.help ? { hero: t("hero.name", { n: target }) } : {};
-  let text;
-  if (k === "weapon")
-    text = t(move.help ? "act.give_weapon" : "act.equip", { card: symbol(move.card), ...who });
-  else if (k === "potion") {
-    const used = game.heroes[target - 1].potion_used;
-    const key = used
-      ? move.help
-        ? "act.give_potion_wasted"
-        : "act.drink_wasted"
-      : damage === 0
-        ? move.help
-          ? "act.give_potion_full"
-          : "act.drink_full"
-        : move.help
-          ? "act.give_potion"
-          : "act.drink";
-    text = t(key, { card: symbol(move.card), gain: -damage, health, ...who });
-  } else {
-    const weapon = game.heroes[target - 1].weapon;
-    const key = move.weapon
-      ? given
-        ? "act.give_fight_weapon"
-        : "act.fight_weapon"
-      : given
-        ? "act.give_fight_bare"
-        : "act.fight_bare";
-    text = t(key, {
-      card: symbol(move.card),
-      weapon: weapon ? symbol(weapon) : "",
-      damage,
-      health,
-      ...who,
-    });
-  }
-  if (health <= 0) text += ` ${t("act.deadly")}`;
-  return text;
+  return labelText(move.label);
 }
 
 function actionsPanel() {
@@ -1203,7 +1157,7 @@ function actionsPanel() {
     );
     if (suggested)
       button.append(el("span", { class: "suggested-mark", text: t("hint.suggested") }));
-    const chance = chanceMark(hint, move.move);
+    const chance = chanceMark(hint, move);
     if (chance) {
       button.append(chance);
       button.classList.add("with-chance");
@@ -1211,14 +1165,12 @@ function actionsPanel() {
     list.append(button);
   }
   for (const [token, refusal] of Object.entries(game.blocked)) {
-    if (
-      token === "F" ||
-      refusal.code === "no_weapon" ||
-      !token.replace(">", "").startsWith(`${code}/`)
-    )
+    // a weapon fight with this card that the rules refuse (not for want of a weapon)
+    const blocked = moveWords(token);
+    if (blocked.code !== "fight_weapon" || blocked.card !== code || refusal.code === "no_weapon")
       continue;
-    if (game.online && token.startsWith(">")) continue; // online, the partner chooses how to fight
-    const help = token.startsWith(">");
+    const help = blocked.help;
+    if (game.online && help) continue; // online, the partner chooses how to fight
     const text =
       t(help ? "act.give_fight_weapon_blocked" : "act.fight_weapon_blocked", {
         card: symbol(code),
@@ -1245,7 +1197,8 @@ function roomPanel(before) {
   const old = new Set(before ? before.room : drawn.id === game.id ? drawn.room : []);
   fresh = [];
   drawn = { id: game.id, room: [...game.room] };
-  const hinted = adviceHere()?.move.replace(">", "").split("/")[0];
+  const advised = adviceHere();
+  const hinted = advised ? moveWords(advised.move).card : undefined;
   game.room.forEach((code, i) => {
     const card = cardElement(code, { tag: "button" });
     card.classList.toggle("selected", selected === i);
@@ -1317,7 +1270,7 @@ function controls() {
     el("span", { class: "long", text: ` ${t("act.flee")}` }),
     el("span", { class: "short", text: ` ${t("act.flee_short")}` }),
   );
-  const fleeChance = fleeMove && chanceMark(adviceHere(), "F");
+  const fleeChance = fleeMove && chanceMark(adviceHere(), fleeMove);
   if (fleeChance) flee.append(fleeChance);
   bar.append(flee);
   if (!fleeMove && reason)
