@@ -128,7 +128,8 @@ def main() -> int:
         ref, this = figures["reference"], figures["this"]
         change = (this - ref) / ref * 100 if ref else 0.0
         gain = -change if better == "lower" else change
-        print(f"  {name:<34} {this:>14,.2f}  (reference {ref:,.2f}: {gain:+.1f}% better)")
+        word = "faster" if gain >= 0 else "slower"
+        print(f"  {name:<34} {this:>14,.2f}  (reference {ref:,.2f}: {abs(gain):.1f}% {word})")
     return 0
 
 

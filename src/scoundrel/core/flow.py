@@ -4,7 +4,8 @@ The one place that cuts a dungeon into rooms and puts a fled room under it: the 
 (:class:`~scoundrel.core.State`, with :class:`~scoundrel.core.Card` objects), the solver
 and the bots (with the kernel's card codes) all call :func:`deal` and :func:`flee`. Both
 take and give tuples, top card first; how many cards a deal draws is the kernel's
-:func:`~scoundrel.core.kernel.dealt`, which the compiled batch asks too.
+:func:`~scoundrel.core.kernel.dealt`, which the compiled batch and the state's own deal
+(from its deck, without copying the dungeon) ask too.
 
 >>> deal((5,), (7, 8, 9, 10, 11))  # S6: the card left and three new ones
 ((5, 7, 8, 9), (10, 11))
@@ -28,15 +29,6 @@ def deal(kept: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...],
     cards from the top of ``dungeon`` until the room is full (S3, S6)."""
     drawn = dealt(len(kept), len(dungeon))
     return kept + dungeon[:drawn], dungeon[drawn:]
-
-
-def draw(room: list[_C], deck: tuple[_C, ...], top: int) -> int:
-    """:func:`deal` in place, for a room kept as a list and a dungeon kept as
-    ``deck[top:]`` (the state's, which deals without copying the dungeon): the cards
-    dealt join ``room``; returns the new ``top``."""
-    drawn = dealt(len(room), len(deck) - top)
-    room += deck[top : top + drawn]
-    return top + drawn
 
 
 def flee(room: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:

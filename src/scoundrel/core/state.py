@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import action_ids, action_mask
 from .cards import Card, Kind
 from .errors import DeckError, IllegalMoveError, NotationError, Refusal, ReplayError
-from .flow import draw, flee
+from .flow import flee
 from .kernel import (
     AFTER_CARD,
     BARE_DAMAGE,
@@ -42,6 +42,7 @@ from .kernel import (
     WEAPON_DAMAGE,
     WORN,
     coop_score,
+    dealt,
     known_below,
     may_flee,
     potion_bonus,
@@ -104,7 +105,7 @@ class State:
     _potion: list[bool]
     _reaches: list[int]  # each hero's weapon reach (kernel convention: below it)
     _leader: int  # 0 or 1
-    _left: int  # cards in the dungeon (len(_deck) - _top), kept by _enter
+    _left: int  # cards in the dungeon (len(_deck) - _top), kept by _deal
     _taken: int  # cards resolved in this room
     _help_used: bool
     _help: bool  # whether a card may still go to the partner (C5)
@@ -152,7 +153,9 @@ class State:
         state._legal = None
         state._room = []
         state._deck = cards
-        state._enter(draw(state._room, cards, 0))  # S3: the first room
+        state._top = 0
+        state._left = len(cards)
+        state._deal()  # S3: the first room
         return state
 
     def _copy(self) -> State:
@@ -184,11 +187,14 @@ class State:
 
     # ------------------------------------------------------------------ the rules
 
-    def _enter(self, top: int) -> None:
-        """A new room, just dealt by :mod:`.flow` down to ``top`` (S3): nothing of it
-        resolved yet."""
-        self._top = top
-        self._left = left = len(self._deck) - top
+    def _deal(self) -> None:
+        """S3: deal the room from the top of the dungeon (as many cards as the kernel's
+        :func:`~.kernel.dealt` says), a new room: nothing of it resolved yet."""
+        top = self._top
+        drawn = dealt(len(self._room), self._left)
+        self._room += self._deck[top : top + drawn]
+        self._top = top + drawn
+        self._left = left = self._left - drawn
         if self._known:
             self._known = known_below(self._known, left)
         self._taken = 0
@@ -207,7 +213,9 @@ class State:
             self._fled = True
             after, self._deck = flee(tuple(room), self._deck[self._top :])
             self._room = list(after)
-            self._enter(0)  # C3: the same hero leads it
+            self._top = 0
+            self._left = len(self._deck)
+            self._deal()  # flow.flee dealt it: nothing more is drawn  # C3: the same hero leads it
             return
         hero = TAKES[self._leader][move.help]  # C4, C5: the help card acts on the partner
         room.remove(card)
@@ -252,7 +260,7 @@ class State:
         if then == NEXT_ROOM:  # S6: three resolved, the fourth card stays
             self._fled = False
             self._leader = NEXT_LEADER[self._coop][self._leader]  # C3
-            self._enter(draw(room, self._deck, self._top))
+            self._deal()
         else:  # S4: the final room is resolved to the end
             self._status = WON  # S12, C9
 
