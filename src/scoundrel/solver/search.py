@@ -51,7 +51,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..core.cards import Card, Kind
 from ..core.flow import deal, flee
@@ -59,6 +59,7 @@ from ..core.kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
+    HIGHEST_VALUE,
     MAX_HEALTH,
     POTION_BASE,
     WEAPON_BASE,
@@ -196,7 +197,7 @@ class _Search:
             bonus = potions[0] if potions else 0
             reaches = _reaches(monster_list) if self.coop else ()  # co-op only
             damages: dict[Any, int] = {}
-            info = (
+            info = _Info(
                 heal,
                 bonus,
                 tuple(monster_list),
@@ -226,6 +227,14 @@ class _Search:
         if spare < 1:
             return min(0, spare + self.dead_slack)
         return spare if spare < MAX_HEALTH else MAX_HEALTH + bonus
+
+    def _poll(self) -> None:
+        """Asked every :data:`_POLL` + 1 nodes: stop when the caller cancels
+        (:class:`Cancelled`), and tell the progress every :data:`_TELL` + 1 nodes."""
+        if self.cancel is not None and self.cancel():
+            raise Cancelled
+        if self.progress is not None and not self.nodes & _TELL:
+            self.progress(self.nodes)
 
     def _found(self, score: int, line: Line) -> None:
         self.best = score
@@ -264,10 +273,7 @@ class _Search:
             for room, dungeon, fled, leader, heroes, taken, potions, help_used, chain in level:
                 self.nodes += 1
                 if not self.nodes & _POLL:
-                    if self.cancel is not None and self.cancel():
-                        raise Cancelled
-                    if self.progress is not None and not self.nodes & _TELL:
-                        self.progress(self.nodes)
+                    self._poll()
                 final = is_final(len(dungeon))  # S4
                 n = to_resolve(len(room), taken, final)
                 known = (tuple(sorted(room)), n, heroes, leader, potions, help_used)
@@ -298,7 +304,7 @@ class _Search:
                     order = _order_key(room2, dungeon2, fled2)
                     key = (order, dungeon2, fled2, leader2)
                     info = self._info(key, room2 + dungeon2)
-                    heroes2 = _normal(heroes2, info[5])
+                    heroes2 = _normal(heroes2, info.reaches)
                     upper = self._upper(info, heroes2)
                     if upper < self.target:
                         continue
@@ -353,10 +359,7 @@ class _Search:
     ) -> None:
         self.nodes += 1
         if not self.nodes & _POLL:
-            if self.cancel is not None and self.cancel():
-                raise Cancelled
-            if self.progress is not None and not self.nodes & _TELL:
-                self.progress(self.nodes)
+            self._poll()
         key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
         lost = self.lost.get(key)
         if lost is not None:
@@ -424,7 +427,8 @@ class _Search:
         # Each outcome is put together from the leader's part and the partner's, and so is
         # the number that :func:`_front` compares it by (hero 1's fields first): the parts'
         # numbers are packed once, and the heroes and line only for the outcomes kept.
-        ahead_at, other_at = (18, 0) if leader == 0 else (0, 18)
+        hero_bits = 3 * _FIELD  # one hero's three numbers
+        ahead_at, other_at = (hero_bits, 0) if leader == 0 else (0, hero_bits)
         ahead_at8, other_at8 = (32, 8) if leader == 0 else (8, 32)
         partner_number = _pack(partner) << other_at  # the partner given no card
         partner_number8 = _pack8(partner) << other_at8
@@ -573,11 +577,11 @@ class _Search:
         no line avoids (:meth:`_upper` before its caps): the score of any win from here
         is at most this, and each point of health more raises it by one."""
         held = heroes[1::3] + heroes[2::3]
-        damages = info[8]
+        damages = info.pair_damages
         damage = damages.get(held)
         if damage is None:
-            damage = damages[held] = self._pair_damage(info[6], info[3], held, info[7])
-        return heroes[0] + heroes[3] + info[0] - damage
+            damage = damages[held] = self._pair_damage(info.groups, info.weapons, held, info.faced)
+        return heroes[0] + heroes[3] + info.heal - damage
 
     def _pair_damage(
         self,
@@ -652,7 +656,7 @@ class _Search:
         Returns the margin of failure (see :meth:`_fail`)."""
         key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
         info = self._info(key, room + dungeon)
-        heroes = _normal(heroes, info[5])
+        heroes = _normal(heroes, info.reaches)
         spare = self._spare(info, heroes)
         if spare < self.target:
             return self.target - spare
@@ -684,13 +688,11 @@ class _Search:
         whose own margins cover them. Failures are remembered with their margins."""
         self.nodes += 1
         if not self.nodes & _POLL:
-            if self.cancel is not None and self.cancel():
-                raise Cancelled
-            if self.progress is not None and not self.nodes & _TELL:
-                self.progress(self.nodes)
+            self._poll()
         h1 = heroes[0]
         h2 = heroes[3]
-        arms = heroes[1] << 18 | heroes[2] << 12 | heroes[4] << 6 | heroes[5]
+        f = _FIELD
+        arms = heroes[1] << 3 * f | heroes[2] << 2 * f | heroes[4] << f | heroes[5]
         failed = self.failed.get(key)
         if failed is not None:
             for known, k1, k2, known_margin in failed:
@@ -769,7 +771,7 @@ class _Search:
 
         for carry, after, line in kept:
             key, nxt, left, info = places.get(carry) or place_of(carry)
-            after = _normal(after, info[5])
+            after = _normal(after, info.reaches)
             spare = self._spare(info, after)
             if spare < target:
                 if target - spare < margin:
@@ -796,7 +798,7 @@ class _Search:
                 break
             info = place_of(carry)[3]
             after = ahead + other if leader == 0 else other + ahead
-            short = target - self._spare(info, _normal(after, info[5]))
+            short = target - self._spare(info, _normal(after, info.reaches))
             short = short if short > deficit else deficit
             if short < margin:
                 margin = short
@@ -861,7 +863,7 @@ class _Search:
             room, left, after, _ = item
             key = (_order_key(room, left, False), left, False, leader)
             info = self._info(key, room + left)
-            heroes = _normal(after, info[5])
+            heroes = _normal(after, info.reaches)
             upper = self._upper(info, heroes)
             if upper >= self.target:
                 rated.append((upper + min(heroes[0], heroes[3]), item))
@@ -897,8 +899,8 @@ def collector_paused() -> Iterator[None]:
     A search keeps millions of small objects in its tables (lists of ways out, failures
     remembered) and makes no reference cycles: every object it lets go is freed by its
     reference count as usual, but each full collection walks all the tables, again and
-    again as they grow. Paused, a long co-op search takes about a quarter less time (the
-    harder seed 29: 82 s against 62 s, the same peak memory). Searches in several
+    again as they grow. Paused, a long co-op search takes about a quarter less time, with
+    the same peak memory (measured in ``docs/performance.md``). Searches in several
     threads share the pause: the collector resumes when the last one ends, if it was on
     before the first began."""
     with _Pause.lock:
@@ -943,8 +945,7 @@ class _Kept(dict[tuple[Any, ...], _V]):
 # How much the caches keep: forgetting costs time, never correctness. The ways through a
 # room (``rooms``, ``pairs``) and a hero's ways through some cards (``leads``) forget the
 # least recently used half when full (see _Kept): emptied instead, as the others are, the
-# longest co-op searches redid a third of their rooms and leads (the harder seed 29: 115 s
-# against 85 s, 0.9 against 1.3 GB at most).
+# longest co-op searches redid a third of their rooms and leads (``docs/performance.md``).
 _ROOMS_KEPT = 50_000
 _LEADS_KEPT = 200_000  # small entries, often met again
 _PAIRS_KEPT = 50_000
@@ -953,10 +954,15 @@ _POSITIONS_KEPT = 1_000_000
 _LOST_KEPT = 12
 _FAILED_KEPT = 64
 _SAFE = 1 << 20
+#: A packed number's bits (health at most MAX_HEALTH, a weapon's value at most
+#: HIGHEST_VALUE, a reach at most FRESH), and its guard bit above them.
+_BITS = max(MAX_HEALTH, HIGHEST_VALUE, FRESH).bit_length()
+_GUARD = 1 << _BITS
+_FIELD = _BITS + 1
 # the guards of 8-bit fields, for one hero and a deficit, or two heroes and a deficit
 _FATAL_GUARDS = {n: sum(128 << (8 * i) for i in range(n + 1)) for n in (3, 6)}
 # the guards of four six-bit fields: both heroes' weapon and reach
-_ARMS_GUARDS = sum(32 << (6 * i) for i in range(4))
+_ARMS_GUARDS = sum(_GUARD << (_FIELD * i) for i in range(4))
 #: Every how many nodes (a power of two, less one) a search asks whether to stop: a co-op
 #: beam node costs a quarter of a millisecond, and a cancelled analysis has seconds to
 #: notice even on a busy machine.
@@ -973,28 +979,41 @@ _BEAMS = ((32, 0), (256, 0), (1024, 0), (8192, 40))
 _BEAM_SHARE = 2
 
 
-_Info = tuple[
-    int,
-    int,
-    tuple[int, ...],
-    tuple[int, ...],
-    dict[Any, int],
-    tuple[int, ...],
-    tuple[tuple[int, int], ...],
-    tuple[tuple[tuple[int, ...], int, bool], ...],
-    dict[Any, int],
-]
+class _Info(NamedTuple):
+    """What the bound and the normal form of the heroes need to know about the cards left
+    (see ``_Search._info``)."""
 
-# Heroes packed into one integer, six bits a number (health, weapon, reach: each below 32),
-# with the top bit of each field a guard: ``a`` is at least ``b`` in every field exactly when
+    heal: int
+    """The most the potions left can heal (:func:`~.model.healing`)."""
+    bonus: int
+    """The best potion left: a solo win's most bonus (S13)."""
+    monsters: tuple[int, ...]
+    """The monsters left, highest first."""
+    weapons: tuple[int, ...]
+    """The weapons left (values), highest first."""
+    damages: dict[Any, int]
+    """The unavoidable damage by the weapons held, as it is asked (a cache)."""
+    reaches: tuple[int, ...]
+    """Co-op: each reach's normal form (:func:`_reaches`)."""
+    groups: tuple[tuple[int, int], ...]
+    """The monsters left by value (:func:`~.model.monster_groups`)."""
+    faced: tuple[tuple[tuple[int, ...], int, bool], ...]
+    """Co-op, lenient weapons: the rooms one of which is faced next (:func:`_faced`)."""
+    pair_damages: dict[Any, int]
+    """Co-op: the two heroes' unavoidable damage by the weapons held (a cache)."""
+
+
+# Heroes packed into one integer, a field of :data:`_FIELD` bits a number (health, weapon,
+# reach: each below :data:`_GUARD`, as the kernel's limits are), with the top bit of each
+# field a guard: ``a`` is at least ``b`` in every field exactly when
 # ``((a | _GUARDS) - b) & _GUARDS == _GUARDS`` (no field borrows from the next).
-_GUARDS = sum(32 << (6 * i) for i in range(6))
+_GUARDS = sum(_GUARD << (_FIELD * i) for i in range(6))
 
 
 def _pack(heroes: Heroes) -> int:
     packed = 0
     for number in heroes:
-        packed = packed << 6 | number
+        packed = packed << _FIELD | number
     return packed
 
 
