@@ -530,8 +530,8 @@ def kernel_domains() -> dict[str, list[Arguments]]:
         "fight": list(product(health, values, values, flags)),
         "reaches": list(product(values, values)),
         "worn": list(product(values, flags)),
-        "drink": list(product(health, values, flags)),
-        "may_flee": list(product(range(5), flags, range(55))),
+        "drink": list(product(health, values, flags, (1, 14, kernel.MAX_HEALTH))),
+        "may_flee": list(product(range(5), flags, range(55), flags)),
         "room_done": list(product(range(5), range(55))),
         "dealt": list(product(range(5), range(55))),
         "after_card": list(product(range(5), range(55), flags)),
@@ -543,8 +543,10 @@ def kernel_domains() -> dict[str, list[Arguments]]:
         "stays": [(final,) for final in flags],
         "rooms_ahead": [(cards,) for cards in range(60)],
         "to_resolve": list(product(range(5), range(4), flags)),
-        "potion_bonus": list(product(health, range(11))),
-        "solo_score": list(product(flags, health, range(11), range(0, 300, 37), range(40), flags)),
+        "potion_bonus": list(product(health, range(11), (14, kernel.MAX_HEALTH))),
+        "solo_score": list(
+            product(flags, health, range(11), range(0, 300, 37), range(40), flags, (14, 20))
+        ),
         "coop_score": list(product(flags, health, health[::3], range(0, 300, 37), range(40))),
         "code_value": [(code,) for code in range(48)],
         "is_monster_code": [(code,) for code in range(48)],

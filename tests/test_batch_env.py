@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from scoundrel.batch import Batch
 from scoundrel.core import ALL_CARDS, Card, Rules, State, random_deal
 from scoundrel.core.actions import NUM_ACTIONS, move_of
+from scoundrel.core.observation import TENSOR_SIZE
 
 HAS_SB3 = importlib.util.find_spec("stable_baselines3") is not None
 GAMES = 2_000
@@ -91,7 +92,7 @@ def test_observations_check_the_viewer() -> None:
     games = Batch.from_seeds(Rules.solo(), [1])
     with pytest.raises(ValueError, match="viewer"):
         games.observations(2)
-    assert games.observations().dtype == np.int16 and games.observations().shape == (1, 162)
+    assert games.observations().dtype == np.int16 and games.observations().shape == (1, TENSOR_SIZE)
 
 
 def test_step_where_and_restart() -> None:
@@ -121,7 +122,7 @@ def test_vec_env_shapes_auto_reset_and_scores() -> None:
     envs = 16
     env = BatchVecEnv(envs, seed=3, weapon="strict")
     observations = env.reset()
-    assert observations.shape == (envs, 162) and observations.dtype == np.int16
+    assert observations.shape == (envs, TENSOR_SIZE) and observations.dtype == np.int16
     assert env.observation_space.contains(observations[0])
     masks = env.action_masks()
     assert masks.shape == (envs, NUM_ACTIONS) and masks.dtype == np.bool_
@@ -137,7 +138,7 @@ def test_vec_env_shapes_auto_reset_and_scores() -> None:
         for g in range(envs):
             states[g] = states[g].apply(move_of(int(actions[g])))
         observations, rewards, dones, infos = env.step(actions)
-        assert observations.shape == (envs, 162) and rewards.shape == (envs,)
+        assert observations.shape == (envs, TENSOR_SIZE) and rewards.shape == (envs,)
         assert dones.shape == (envs,) and len(infos) == envs
         for g in range(envs):
             if dones[g]:

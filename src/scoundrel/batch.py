@@ -54,7 +54,7 @@ from numpy.typing import NDArray
 from .bench import BenchResult
 from .core import ALL_CARDS, Card, DeckError, Kind, Rules, Status, kernel, random_deal
 from .core.actions import ACTIONS, NUM_ACTIONS, action_id
-from .core.kernel import FRESH, MAX_HEALTH, NO_REACH, ROOM_SIZE
+from .core.kernel import FRESH, NO_REACH, ROOM_SIZE
 from .core.moves import CARD_MOVES, FLEE
 from .core.observation import FLAGS, HERO_FEATURES, TENSOR_LAYOUT, TENSOR_SIZE
 
@@ -173,8 +173,9 @@ _F_LEADS, _F_VIEWER, _F_DUNGEON, _F_FINAL, _F_TAKEN, _F_HELP = (
         "help_used",
     )
 )
-_F_FLEE, _F_COOP, _F_STRICT, _F_STATUS = (
-    _OBS_FLAGS + FLAGS.index(name) for name in ("can_flee", "coop", "strict", "status")
+_F_FLEE, _F_COOP, _F_STRICT, _F_STATUS, _F_MOST, _F_RELENTLESS = (
+    _OBS_FLAGS + FLAGS.index(name)
+    for name in ("can_flee", "coop", "strict", "status", "max_health", "relentless")
 )
 
 _RING = 64
@@ -186,7 +187,10 @@ _HEALTH, _REACH, _WEAPON_CARD, _POTION_USED, _ROOM = 9, 11, 13, 15, 17
 # cards known at the bottom of the dungeon (fled from); per hero: the value of the last
 # monster slain with the weapon (0: none), how many it has slain (the stack, S8)
 _KNOWN, _LAST_KILL, _STACK = _ROOM + ROOM_SIZE, _ROOM + ROOM_SIZE + 1, _ROOM + ROOM_SIZE + 3
-_COLUMNS = _STACK + 2
+# the variants each game plays: the health the heroes start with and heal up to (V2), and
+# whether no room may be fled (V1)
+_MOST, _RELENTLESS = _STACK + 2, _STACK + 3
+_COLUMNS = _RELENTLESS + 1
 
 # ---------------------------------------------------------------------- compiled move rules
 
@@ -199,8 +203,11 @@ def _start(
     decks: NDArray[np.int8],
     deck: int,
     leader: int,
+    most: int,
+    relentless: bool,
 ) -> None:
-    """Game ``g`` at the start of ``decks[deck]`` (card indices, top first)."""
+    """Game ``g`` at the start of ``decks[deck]`` (card indices, top first), its heroes
+    with ``most`` health (S2, C1, V2), no room fled if ``relentless`` (V1)."""
     size = decks.shape[1]
     for i in range(size):
         dungeon[g, i] = decks[deck, i]
@@ -212,8 +219,10 @@ def _start(
     state[g, _STATUS] = PLAYING
     state[g, _LAST] = -1
     state[g, _KNOWN] = 0
+    state[g, _MOST] = most
+    state[g, _RELENTLESS] = relentless
     for hero in range(2):
-        state[g, _HEALTH + hero] = MAX_HEALTH  # S2, C1
+        state[g, _HEALTH + hero] = most  # S2, C1, V2
         state[g, _REACH + hero] = NO_REACH
         state[g, _WEAPON_CARD + hero] = -1
         state[g, _LAST_KILL + hero] = 0
@@ -276,7 +285,9 @@ def _legal(state: NDArray[np.int16], g: int, coop: bool, out: NDArray[np.int16])
             else:
                 out[n] = base + 1
             n += 1
-    if may_flee(state[g, _TAKEN], state[g, _FLED] != 0, state[g, _LEFT]):  # S4, S5
+    if may_flee(
+        state[g, _TAKEN], state[g, _FLED] != 0, state[g, _LEFT], state[g, _RELENTLESS] != 0
+    ):  # S4, S5, V1
         out[n] = FLEE_ID
         n += 1
     return n
@@ -343,7 +354,8 @@ def _step(
             state[g, _STACK + hero] = 0
         else:  # S10, C6: the first potion of the room heals, later ones are spent
             used = state[g, _POTION_USED + hero] != 0
-            state[g, _HEALTH + hero] = drink(state[g, _HEALTH + hero], value, used)
+            health = drink(state[g, _HEALTH + hero], value, used, state[g, _MOST])
+            state[g, _HEALTH + hero] = health
             state[g, _POTION_USED + hero] = 1
         after = after_card(n, state[g, _LEFT], state[g, _STATUS] == PLAYING)
         if after == _NEXT_ROOM:  # S6: three resolved, the fourth card stays
@@ -378,7 +390,8 @@ def _score(
         return coop_score(won, state[g, _HEALTH], state[g, _HEALTH + 1], in_dungeon, in_room)
     last = state[g, _LAST]
     potion = VALUE[last] if last >= 0 and KIND[last] == _POTION else 0
-    return solo_score(won, state[g, _HEALTH], potion, in_dungeon, in_room, dungeon_only)  # S13
+    most = state[g, _MOST]  # V2: full health
+    return solo_score(won, state[g, _HEALTH], potion, in_dungeon, in_room, dungeon_only, most)
 
 
 # ---------------------------------------------------------------------- compiled batch loops
@@ -386,10 +399,15 @@ def _score(
 
 @_njit
 def _start_all(
-    state: NDArray[np.int16], dungeon: NDArray[np.int8], decks: NDArray[np.int8], leader: int
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    decks: NDArray[np.int8],
+    leader: int,
+    most: int,
+    relentless: bool,
 ) -> None:
     for g in range(len(decks)):
-        _start(state, dungeon, g, decks, g, leader)
+        _start(state, dungeon, g, decks, g, leader, most, relentless)
 
 
 @_njit
@@ -399,9 +417,11 @@ def _start_some(
     games: NDArray[np.int64],
     decks: NDArray[np.int8],
     leader: int,
+    most: int,
+    relentless: bool,
 ) -> None:
     for k in range(len(games)):
-        _start(state, dungeon, games[k], decks, k, leader)
+        _start(state, dungeon, games[k], decks, k, leader, most, relentless)
 
 
 @_njit
@@ -447,10 +467,14 @@ def _observe_all(
         out[g, _F_FINAL] = left == 0
         out[g, _F_TAKEN] = taken
         out[g, _F_HELP] = state[g, _HELP]
-        out[g, _F_FLEE] = status == PLAYING and may_flee(taken, state[g, _FLED] != 0, left)
+        relentless = state[g, _RELENTLESS] != 0
+        fled = state[g, _FLED] != 0
+        out[g, _F_FLEE] = status == PLAYING and may_flee(taken, fled, left, relentless)
         out[g, _F_COOP] = coop
         out[g, _F_STRICT] = strict
         out[g, _F_STATUS] = status
+        out[g, _F_MOST] = state[g, _MOST]
+        out[g, _F_RELENTLESS] = relentless
 
 
 @_njit
@@ -511,7 +535,12 @@ def _score_all(
 
 @_njit
 def _random_games(
-    decks: NDArray[np.int8], slots: int, strict: bool, coop: bool, leader: int, seed: int
+    decks: NDArray[np.int8],
+    slots: int,
+    strict: bool,
+    coop: bool,
+    start: tuple[int, int, bool],
+    seed: int,
 ) -> int:
     """Play every deck with uniformly random legal moves, ``slots`` games a sweep: each
     sweep moves every game once, and a finished game's slot takes the next deck. The
@@ -520,7 +549,7 @@ def _random_games(
     dungeon = np.empty((slots, _RING), dtype=np.int8)
     out = np.empty(_MAX_LEGAL, dtype=np.int16)
     for g in range(slots):
-        _start(state, dungeon, g, decks, g, leader)
+        _start(state, dungeon, g, decks, g, start[0], start[1], start[2])
     dealt = slots
     playing = slots
     moves = 0
@@ -545,7 +574,7 @@ def _random_games(
             moves += 1
             if state[g, _STATUS] != PLAYING:
                 if dealt < len(decks):
-                    _start(state, dungeon, g, decks, dealt, leader)
+                    _start(state, dungeon, g, decks, dealt, start[0], start[1], start[2])
                     dealt += 1
                 else:
                     playing -= 1
@@ -553,6 +582,12 @@ def _random_games(
 
 
 # ---------------------------------------------------------------------- the Python side
+
+
+def _start_rules(rules: Rules) -> tuple[int, int, bool]:
+    """What a game starts with: the first leader (from 0, C3), the heroes' health (S2, C1,
+    V2) and whether no room may be fled (V1)."""
+    return rules.first_leader - 1, rules.health, rules.relentless
 
 
 def _deck_array(
@@ -605,7 +640,7 @@ class Batch:
         self._dungeon_only = rules.death_score == "dungeon-only"
         self._state = np.empty((len(array), _COLUMNS), dtype=np.int16)
         self._dungeon = np.empty((len(array), _RING), dtype=np.int8)
-        _start_all(self._state, self._dungeon, array, rules.first_leader - 1)
+        _start_all(self._state, self._dungeon, array, *_start_rules(rules))
 
     @classmethod
     def deal(cls, rules: Rules, decks: Iterable[Sequence[Card | str]] | NDArray[Any]) -> Batch:
@@ -660,10 +695,10 @@ class Batch:
             raise ValueError(f"restart needs one deck for each of the {len(rows)} games")
         if len(rows) and (rows.min() < 0 or rows.max() >= len(self._state)):
             raise IndexError(f"game indices must lie within 0 and {len(self._state) - 1}")
-        _start_some(self._state, self._dungeon, rows, array, self.rules.first_leader - 1)
+        _start_some(self._state, self._dungeon, rows, array, *_start_rules(self.rules))
 
     def observations(self, viewer: int = 1) -> NDArray[np.int16]:
-        """(N, 162) hero ``viewer``'s observation tensor of each game, row by row equal to
+        """(N, 164) hero ``viewer``'s observation tensor of each game, row by row equal to
         ``State.observation(viewer).tensor()`` (:func:`~scoundrel.core.observation.
         observation_tensor`): only what a player sees, computed in compiled code."""
         if viewer not in range(1, self.rules.heroes + 1):
@@ -795,9 +830,9 @@ def play_random(rules: Rules, games: int, seed: int = 0, batch_size: int = 4096)
     if games < 1 or batch_size < 1:
         raise ValueError("games and batch_size must be at least 1")
     decks = _deck_array(rules, [random_deal(rules, seed + i) for i in range(games)])
-    strict, coop, leader = rules.strict, rules.coop_game, rules.first_leader - 1
-    _random_games(decks[:1], 1, strict, coop, leader, seed)  # compile, outside the clock
+    strict, coop, start = rules.strict, rules.coop_game, _start_rules(rules)
+    _random_games(decks[:1], 1, strict, coop, start, seed)  # compile, outside the clock
     started = time.perf_counter()
-    moves = _random_games(decks, min(batch_size, games), strict, coop, leader, seed)
+    moves = _random_games(decks, min(batch_size, games), strict, coop, start, seed)
     seconds = time.perf_counter() - started
     return BenchResult(games, int(moves), seconds)

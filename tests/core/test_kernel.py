@@ -70,16 +70,27 @@ def test_s9_c7_reach() -> None:
 
 
 def test_s10_c6_potions() -> None:
-    assert drink(12, 5, used=False) == 17
-    assert drink(18, 9, used=False) == MAX_HEALTH
-    assert drink(12, 5, used=True) == 12
+    assert drink(12, 5, used=False, most=MAX_HEALTH) == 17
+    assert drink(18, 9, used=False, most=MAX_HEALTH) == MAX_HEALTH
+    assert drink(12, 5, used=True, most=MAX_HEALTH) == 12
+
+
+def test_v2_heroes_heal_up_to_the_health_they_started_with() -> None:
+    assert drink(10, 9, used=False, most=14) == 14 and drink(3, 9, used=False, most=14) == 12
+    assert potion_bonus(14, 8, most=14) == 8 and potion_bonus(14, 8, most=MAX_HEALTH) == 0
+    assert solo_score(True, 14, 8, 0, 0, False, 14) == 22
+
+
+def test_v1_a_relentless_game_flees_no_room() -> None:
+    assert may_flee(0, False, 10, relentless=False)
+    assert not may_flee(0, False, 10, relentless=True)
 
 
 def test_s4_s5_flee_and_s6_room_completion() -> None:
-    assert may_flee(0, False, 10)
-    assert not may_flee(1, False, 10)  # S5: a card was resolved
-    assert not may_flee(0, True, 10)  # S5: never twice in a row
-    assert not may_flee(0, False, 0)  # S4: the final room
+    assert may_flee(0, False, 10, False)
+    assert not may_flee(1, False, 10, False)  # S5: a card was resolved
+    assert not may_flee(0, True, 10, False)  # S5: never twice in a row
+    assert not may_flee(0, False, 0, False)  # S4: the final room
     assert room_done(1, 5) and not room_done(2, 5) and not room_done(1, 0)
     assert to_resolve(4, 0, final=False) == 3 and to_resolve(3, 1, final=True) == 3
 
@@ -107,10 +118,10 @@ def test_c3_c4_c5_who_leads_and_who_takes_the_card() -> None:
 
 
 def test_s13_and_c10_scores() -> None:
-    assert solo_score(True, 20, 8, 0, 0, False) == 28 == 20 + potion_bonus(20, 8)
-    assert solo_score(True, 19, 8, 0, 0, False) == 19
-    assert solo_score(False, -3, 0, 40, 10, False) == -53
-    assert solo_score(False, -3, 0, 40, 10, True) == -40
+    assert solo_score(True, 20, 8, 0, 0, False, 20) == 28 == 20 + potion_bonus(20, 8, 20)
+    assert solo_score(True, 19, 8, 0, 0, False, 20) == 19
+    assert solo_score(False, -3, 0, 40, 10, False, 20) == -53
+    assert solo_score(False, -3, 0, 40, 10, True, 20) == -40
     assert coop_score(True, 12, 20, 0, 0) == 32
     assert coop_score(False, 0, 7, 40, 10) == -50
 
@@ -129,9 +140,10 @@ def test_the_tables_are_the_functions() -> None:
             assert kernel.WORN[strict][monster] == worn(monster, strict)
         for weapon in values:
             assert kernel.WEAPON_DAMAGE[monster][weapon] == damage(monster, weapon, True)
-    for health in range(MAX_HEALTH + 1):
-        for potion in values:
-            assert kernel.HEALED[health][potion] == drink(health, potion, False)
+    for most in range(1, MAX_HEALTH + 1):
+        for health in range(1, most + 1):
+            for potion in values:
+                assert kernel.HEALED[most][health][potion] == drink(health, potion, False, most)
     for left in range(ROOM_SIZE + 1):
         assert kernel.AFTER_CARD[left] == (after_card(left, 0, True), after_card(left, 1, True))
 

@@ -153,7 +153,7 @@ def test_rooms_from_the_heroes_parts_match_the_expansion(strict: bool) -> None:
         heroes = random_heroes(rng)
         leader = rng.randint(0, 1)
         n = len(room) if final else 3
-        expansion = Expansion(strict, True, False).run(
+        expansion = Expansion(strict, True, False, 20).run(
             room, n, heroes, leader, (False, False), False
         )
         kept, _ = search._pair(tuple(sorted(room)), heroes, leader, final)

@@ -92,7 +92,7 @@ def positions(name: str, seeds: range) -> Iterator[State]:
 
 def expand(state: State, want_deaths: bool = True) -> Expansion:
     p = Position.of(state)
-    return Expansion(p.strict, p.coop, want_deaths).run(
+    return Expansion(p.strict, p.coop, want_deaths, p.most).run(
         p.room, cards_to_resolve(state), p.heroes, p.leader, p.potions, p.help_used
     )
 

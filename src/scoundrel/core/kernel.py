@@ -18,13 +18,16 @@ weapon that has slain nothing yet: :data:`FRESH` (every monster is below it); af
 (14, 7)
 >>> worn(13, strict=True), worn(13, strict=False)
 (13, 14)
->>> drink(15, 9, used=False), drink(15, 9, used=True)
+>>> drink(15, 9, used=False, most=20), drink(15, 9, used=True, most=20)
 (20, 15)
+>>> drink(10, 9, used=False, most=14)  # V2: a frail hero heals up to 14
+14
 """
 
 from __future__ import annotations
 
-#: Health at the start, and the most a hero can have (S2, C1).
+#: Health at the start, and the most a hero can have (S2, C1); the ``health`` variant
+#: (V2) starts lower, and its heroes heal up to where they started.
 MAX_HEALTH = 20
 #: Cards in a room (S3).
 ROOM_SIZE = 4
@@ -86,13 +89,14 @@ def worn(monster: int, strict: bool) -> int:
     return monster if strict else monster + 1
 
 
-def drink(health: int, potion: int, used: bool) -> int:
-    """Health after a potion (S10, C6): it heals its value up to :data:`MAX_HEALTH`, but only
-    the first potion a hero takes in a room; ``used`` says one was taken already."""
+def drink(health: int, potion: int, used: bool, most: int) -> int:
+    """Health after a potion (S10, C6): it heals its value up to ``most``, the health the
+    heroes started with (:data:`MAX_HEALTH`, or less with V2), but only the first potion a
+    hero takes in a room; ``used`` says one was taken already."""
     if used:
         return health
     healed = health + potion
-    return healed if healed < MAX_HEALTH else MAX_HEALTH
+    return healed if healed < most else most
 
 
 # ---------------------------------------------------------------------- the flow of play
@@ -178,16 +182,17 @@ def known_below(known: int, dungeon_left: int) -> int:
     return known if known < dungeon_left else dungeon_left
 
 
-def may_flee(taken: int, fled: bool, dungeon_left: int) -> bool:
+def may_flee(taken: int, fled: bool, dungeon_left: int, relentless: bool) -> bool:
     """Whether the room may be fled (S4, S5): before any of its cards is resolved, never
-    twice in a row, and never the final room."""
-    return taken == 0 and not fled and not is_final(dungeon_left)
+    twice in a row, and never the final room; never at all in a ``relentless`` game
+    (``flee=never``, V1)."""
+    return not relentless and taken == 0 and not fled and not is_final(dungeon_left)
 
 
-def potion_bonus(health: int, last_potion: int) -> int:
-    """S13: a solo win at full health whose last card was a potion adds that potion's value
-    (``last_potion`` is 0 when the last card was not a potion)."""
-    return last_potion if health == MAX_HEALTH else 0
+def potion_bonus(health: int, last_potion: int, most: int) -> int:
+    """S13: a solo win at full health (``most``, V2) whose last card was a potion adds that
+    potion's value (``last_potion`` is 0 when the last card was not a potion)."""
+    return last_potion if health == most else 0
 
 
 def solo_score(
@@ -197,12 +202,13 @@ def solo_score(
     dungeon_monsters: int,
     room_monsters: int,
     dungeon_only: bool,
+    most: int,
 ) -> int:
-    """The solo score (S13). A win: health, plus :func:`potion_bonus`. A death: health (0 or
-    less) minus every monster left in the dungeon and the room; with the ``dungeon-only``
-    option, minus the monsters left in the dungeon alone."""
+    """The solo score (S13). A win: health, plus :func:`potion_bonus` (full health is
+    ``most``, V2). A death: health (0 or less) minus every monster left in the dungeon and
+    the room; with the ``dungeon-only`` option, minus the monsters left in the dungeon alone."""
     if won:
-        return health + potion_bonus(health, last_potion)
+        return health + potion_bonus(health, last_potion, most)
     if dungeon_only:
         return -dungeon_monsters
     return health - dungeon_monsters - room_monsters
@@ -234,9 +240,14 @@ WORN: tuple[tuple[int, ...], tuple[int, ...]] = (
     tuple(worn(monster, False) for monster in _VALUES),
     tuple(worn(monster, True) for monster in _VALUES),
 )
-#: ``HEALED[health][potion]``: :func:`drink` of a first potion, for a living hero.
-HEALED: tuple[tuple[int, ...], ...] = tuple(
-    tuple(drink(health, potion, False) for potion in _VALUES) for health in range(MAX_HEALTH + 1)
+#: ``HEALED[most][health][potion]``: :func:`drink` of a first potion, for a living hero of
+#: a game whose heroes start with ``most`` health (V2).
+HEALED: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(drink(health, potion, False, most) for potion in _VALUES)
+        for health in range(MAX_HEALTH + 1)
+    )
+    for most in range(MAX_HEALTH + 1)
 )
 #: ``BARE_DAMAGE[monster]``: :func:`damage` bare-handed.
 BARE_DAMAGE: tuple[int, ...] = tuple(damage(monster, 0, False) for monster in _VALUES)

@@ -118,13 +118,13 @@ TENSOR_LAYOUT: tuple[tuple[str, int, int], ...] = (
     ("unseen", 54, 32),  # counts: monsters of value 2-15, weapons 2-10, potions 2-10
     ("known_bottom", 86, 54),  # per card: its place counted from the bottom (1), else 0
     ("heroes", 140, 12),  # the viewer, then the partner (zeros in solo): see HERO_FEATURES
-    ("flags", 152, 10),  # see FLAGS
+    ("flags", 152, 12),  # see FLAGS
 )
 #: How many numbers :func:`observation_tensor` gives.
-TENSOR_SIZE = 162
+TENSOR_SIZE = 164
 #: What each hero's six numbers are.
 HERO_FEATURES = ("health", "weapon", "reach", "last_kill", "stack", "potion_used")
-#: What the ten numbers of the ``flags`` part are.
+#: What the twelve numbers of the ``flags`` part are.
 FLAGS = (
     "viewer_leads",
     "viewer",
@@ -136,6 +136,8 @@ FLAGS = (
     "coop",
     "strict",
     "status",  # 0 playing, 1 won, 2 lost
+    "max_health",  # the health the heroes start with and heal up to (20, or less: V2)
+    "relentless",  # 1 when no room may be fled (V1)
 )
 _UNSEEN_BASE = {Kind.MONSTER: 54 - 2, Kind.WEAPON: 54 + 14 - 2, Kind.POTION: 54 + 23 - 2}
 _STATUS_NUMBER = {Status.PLAYING: 0, Status.WON: 1, Status.LOST: 2}
@@ -167,7 +169,7 @@ def observation_tensor(seen: Observation) -> tuple[int, ...]:
     order = [mine, *(i for i in range(len(seen.heroes)) if i != mine)]
     for slot, hero in enumerate(order):
         numbers[140 + 6 * slot : 146 + 6 * slot] = _hero_numbers(seen.heroes[hero])
-    numbers[152:162] = [
+    numbers[152:164] = [
         int(seen.leader == seen.viewer),
         seen.viewer,
         seen.dungeon_count,
@@ -178,6 +180,8 @@ def observation_tensor(seen: Observation) -> tuple[int, ...]:
         int(seen.rules.coop_game),
         int(seen.rules.strict),
         _STATUS_NUMBER[seen.status],
+        seen.rules.health,
+        int(seen.rules.relentless),
     ]
     return tuple(numbers)
 

@@ -1,7 +1,9 @@
-"""Rulesets and their options (rules S9, S13, C3, C7, C11, N3).
+"""Rulesets and their options (rules S9, S13, C3, C7, C11, V1, V2, N3).
 
 >>> Rules.solo()
 Rules(ruleset='solo', weapon='strict', death_score='standard')
+>>> Rules.parse('solo', ['flee=never', 'health=14'])  # doctest: +NORMALIZE_WHITESPACE
+Rules(ruleset='solo', weapon='strict', death_score='standard', flee='never', health=14)
 >>> Rules.coop(easier=True)  # doctest: +NORMALIZE_WHITESPACE
 Rules(ruleset='coop', weapon='lenient', easier=True, harder=False,
       silent_leader=False, first_leader=1)
@@ -25,18 +27,25 @@ RULESETS = ("solo", "coop")
 
 _WEAPON = ("strict", "lenient")
 _DEATH = ("standard", "dungeon-only")
+_FLEE = ("allowed", "never")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
+#: The variants other Scoundrel games play (V1, V2), options of both rulesets with their
+#: defaults. A record names them only when a game plays them (N3), so the record of a
+#: standard game reads the same on versions that came before them.
+VARIANTS: dict[str, Any] = {"flee": "allowed", "health": MAX_HEALTH}
+
 #: Each ruleset's options with their defaults (N3), in record order.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "solo": {"weapon": "strict", "death_score": "standard"},
+    "solo": {"weapon": "strict", "death_score": "standard", **VARIANTS},
     "coop": {
         "weapon": "lenient",
         "easier": False,
         "harder": False,
         "silent_leader": False,
         "first_leader": 1,
+        **VARIANTS,
     },
 }
 
@@ -53,6 +62,8 @@ class Rules:
     harder: bool = False
     silent_leader: bool = False
     first_leader: int = 1
+    flee: str = "allowed"
+    health: int = MAX_HEALTH
 
     def __post_init__(self) -> None:
         if self.ruleset not in RULESETS:
@@ -68,6 +79,10 @@ class Rules:
                 raise OptionError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if type(self.first_leader) is not int or self.first_leader not in (1, 2):
             raise OptionError(f"first_leader must be 1 or 2, not {self.first_leader!r}")
+        if self.flee not in _FLEE:
+            raise OptionError(f"flee must be allowed or never, not {self.flee!r}")
+        if type(self.health) is not int or not 1 <= self.health <= MAX_HEALTH:
+            raise OptionError(f"health must be a whole number from 1 to 20, not {self.health!r}")
         if self.ruleset == "solo":
             for name in ("easier", "harder", "silent_leader"):
                 if getattr(self, name):
@@ -82,9 +97,15 @@ class Rules:
         return f"Rules(ruleset={self.ruleset!r}, {options})"
 
     @classmethod
-    def solo(cls, weapon: str = "strict", death_score: str = "standard") -> Rules:
-        """The solo ruleset (S1-S13)."""
-        return cls("solo", weapon=weapon, death_score=death_score)
+    def solo(
+        cls,
+        weapon: str = "strict",
+        death_score: str = "standard",
+        flee: str = "allowed",
+        health: int = MAX_HEALTH,
+    ) -> Rules:
+        """The solo ruleset (S1-S13), and the variants V1, V2."""
+        return cls("solo", weapon=weapon, death_score=death_score, flee=flee, health=health)
 
     @classmethod
     def coop(
@@ -94,8 +115,10 @@ class Rules:
         harder: bool = False,
         silent_leader: bool = False,
         first_leader: int = 1,
+        flee: str = "allowed",
+        health: int = MAX_HEALTH,
     ) -> Rules:
-        """The co-op ruleset, "Scoundrel for two" (C1-C11)."""
+        """The co-op ruleset, "Scoundrel for two" (C1-C11), and the variants V1, V2."""
         return cls(
             "coop",
             weapon=weapon,
@@ -103,6 +126,8 @@ class Rules:
             harder=harder,
             silent_leader=silent_leader,
             first_leader=first_leader,
+            flee=flee,
+            health=health,
         )
 
     @classmethod
@@ -144,8 +169,8 @@ class Rules:
                 else:
                     raise OptionError(f"{key} must be true or false, not {text!r}")
             elif isinstance(default, int):
-                if text not in ("1", "2"):
-                    raise OptionError(f"{key} must be 1 or 2, not {text!r}")
+                if not text.isdigit():
+                    raise OptionError(f"{key} must be a whole number, not {text!r}")
                 value = int(text)
             else:
                 value = text.lower()
@@ -154,8 +179,23 @@ class Rules:
 
     @property
     def options(self) -> dict[str, Any]:
-        """Every option of this ruleset with its value, in record order (N3)."""
-        return {key: getattr(self, key) for key in DEFAULTS[self.ruleset]}
+        """This ruleset's options with their values, in record order (N3): every option
+        of the original rules, and a variant (V1, V2) only when it is played."""
+        return {
+            key: getattr(self, key)
+            for key in DEFAULTS[self.ruleset]
+            if key not in VARIANTS or getattr(self, key) != VARIANTS[key]
+        }
+
+    @property
+    def relentless(self) -> bool:
+        """Whether no room may be fled (``flee=never``, V1)."""
+        return self.flee == "never"
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The variants (V1, V2) this game plays, as ``key=value`` strings."""
+        return tuple(f"{key}={getattr(self, key)}" for key in VARIANTS if key in self.options)
 
     @property
     def coop_game(self) -> bool:
@@ -194,17 +234,18 @@ class Rules:
         """The lowest and highest score a game of these rules can have (S13, C10).
 
         The best: a solo win at full health with a 10 of hearts last (20 + 10), or a co-op
-        win with both heroes at full health (20 + 20). The worst: a hero dies, having lost
-        at least 20 health, so monsters worth at least 20 have left the table; every other
-        monster counts against the score (and in solo a dead hero's health is what those
-        monsters left, so the total is the same)."""
+        win with both heroes at full health (20 + 20); full health is less with V2. The
+        worst: a hero dies, having lost at least their starting health, so monsters worth
+        at least that have left the table; every other monster counts against the score
+        (and in solo a dead hero's health is what those monsters left, so the total is the
+        same)."""
         monsters = sum(card.value for card in self.cards if card.is_monster)
         best = (
-            MAX_HEALTH * 2
+            self.health * 2
             if self.coop_game
-            else MAX_HEALTH + max(card.value for card in self.cards if card.kind is Kind.POTION)
+            else self.health + max(card.value for card in self.cards if card.kind is Kind.POTION)
         )
-        return MAX_HEALTH - monsters, best
+        return self.health - monsters, best
 
 
 _DECKS: dict[tuple[str, bool, bool], tuple[Card, ...]] = {}

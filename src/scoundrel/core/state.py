@@ -33,7 +33,6 @@ from .kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
-    MAX_HEALTH,
     MAY_HELP,
     NEXT_LEADER,
     NEXT_ROOM,
@@ -75,6 +74,7 @@ class State:
         "_discard",
         "_fled",
         "_flee",
+        "_healed",
         "_health",
         "_help",
         "_help_used",
@@ -85,6 +85,7 @@ class State:
         "_legal",
         "_potion",
         "_reaches",
+        "_relentless",
         "_room",
         "_stack",
         "_status",
@@ -117,6 +118,8 @@ class State:
     _status: Status
     _strict: bool
     _coop: bool
+    _healed: tuple[tuple[int, ...], ...]  # the kernel's HEALED for this game's health (V2)
+    _relentless: bool  # no room may be fled (V1)
     _legal: list[Move] | None
 
     # ------------------------------------------------------------------ making states
@@ -138,8 +141,10 @@ class State:
         state.rules = rules
         state._strict = rules.strict
         state._coop = rules.coop_game
+        state._healed = HEALED[rules.health]  # V2: heroes heal up to where they started
+        state._relentless = rules.relentless  # V1
         heroes = rules.heroes
-        state._health = [MAX_HEALTH] * heroes
+        state._health = [rules.health] * heroes  # S2, C1, V2
         state._weapon = [None] * heroes
         state._stack = [()] * heroes
         state._potion = [False] * heroes
@@ -163,6 +168,8 @@ class State:
         new.rules = self.rules
         new._strict = self._strict
         new._coop = self._coop
+        new._healed = self._healed
+        new._relentless = self._relentless
         new._deck = self._deck
         new._top = self._top
         new._room = self._room[:]
@@ -198,7 +205,7 @@ class State:
         if self._known:
             self._known = known_below(self._known, left)
         self._taken = 0
-        self._flee = may_flee(0, self._fled, left)  # S4, S5
+        self._flee = may_flee(0, self._fled, left, self._relentless)  # S4, S5, V1
         self._help_used = False
         self._help = MAY_HELP[self._coop][False]  # C5: one card a room for the partner
         self._potion = [False] * len(self._potion)  # S10, C6: one potion per room
@@ -251,7 +258,7 @@ class State:
             self._reaches[hero] = FRESH
         else:  # S10, C6 potion
             if not self._potion[hero]:
-                self._health[hero] = HEALED[self._health[hero]][card.value]
+                self._health[hero] = self._healed[self._health[hero]][card.value]
                 self._potion[hero] = True
             self._discard = (card, self._discard)
         then = AFTER_CARD[len(room)][self._left > 0]
@@ -613,10 +620,11 @@ class State:
         last = self._last
         potion = last.value if last is not None and last.kind is Kind.POTION else 0
         dungeon_only = self.rules.death_score == "dungeon-only"
-        total = solo_score(won, health[0], potion, dungeon, room, dungeon_only)  # S13
+        most = self.rules.health  # V2: full health
+        total = solo_score(won, health[0], potion, dungeon, room, dungeon_only, most)  # S13
         if won:
             parts = [("health", health[0])]
-            bonus = potion_bonus(health[0], potion)
+            bonus = potion_bonus(health[0], potion, most)
             if bonus:
                 parts.append(("potion_bonus", bonus))
         elif dungeon_only:

@@ -13,7 +13,7 @@ sees never holds the order of the dungeon.
 >>> env = gymnasium.make("scoundrel/Solo-v0")
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, info["action_mask"].shape
-((162,), (181,))
+((164,), (181,))
 """
 
 from __future__ import annotations

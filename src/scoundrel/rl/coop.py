@@ -49,7 +49,7 @@ class CoopEnv(AECEnv):  # type: ignore[misc]
 
     **Observations.** For each agent a dict: ``"observation"``, that hero's
     :meth:`Observation.tensor` (viewer = that hero, so the first six hero numbers are its
-    own; ``np.int16``, 162 numbers, never the dungeon's order), and ``"action_mask"``
+    own; ``np.int16``, 164 numbers, never the dungeon's order), and ``"action_mask"``
     (``np.int8``, 181): the legal actions for the leader, all zeros for the other hero and
     once the game is over. The action space is ``Discrete(181)`` for both.
 

@@ -30,7 +30,7 @@ for every player, 0 until the end; ``min_utility`` and ``max_utility`` are
 is :meth:`Observation.tensor` and ``str(observation)`` for that player's hero. The
 information state adds perfect recall without the dungeon's hidden order: the string
 lists every move played and every card as it was first seen, in turn, then the
-observation; the tensor is the observation's 162 numbers, then one number per possible
+observation; the tensor is the observation's 164 numbers, then one number per possible
 move (its action id + 1, 0 for moves not made yet) and one per card (the order in which it
 was first seen, 1 for the first, 0 if not seen yet). Before the deal is complete every
 player's tensor is all zeros.

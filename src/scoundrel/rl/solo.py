@@ -39,7 +39,7 @@ class SoloEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
       Few are legal at a time: ``info["action_mask"]`` (``np.int8``, 1 = legal) after
       :meth:`reset` and every :meth:`step`, and :meth:`action_masks` (booleans, as
       sb3-contrib's ``MaskablePPO`` asks), both equal to :meth:`State.legal_action_mask`.
-    * **Observations**: the hero's :meth:`Observation.tensor` as ``np.int16``, 162 numbers
+    * **Observations**: the hero's :meth:`Observation.tensor` as ``np.int16``, 164 numbers
       (see :func:`~scoundrel.rl.spaces.observation_bounds` for the bounds); they hold what a
       player sees and never the order of the dungeon.
     * **Reward**: 0 on every move, and when the game ends its final score (S13: −188 to 30

@@ -1,7 +1,7 @@
 """What the environments share: the observation bounds, the mask and the reward.
 
 Everything here is built from the core's public API: an observation is
-:meth:`Observation.tensor() <scoundrel.core.Observation.tensor>` (162 numbers laid out as
+:meth:`Observation.tensor() <scoundrel.core.Observation.tensor>` (164 numbers laid out as
 :data:`~scoundrel.core.observation.TENSOR_LAYOUT` says, never the dungeon's order) and the
 mask is :meth:`State.legal_action_mask() <scoundrel.core.State.legal_action_mask>` (181
 booleans, one per action id of :mod:`scoundrel.core.actions`).
@@ -44,7 +44,7 @@ def _unseen_slot(card: Card) -> int:
 
 
 def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
-    """The lowest and highest value of each of the 162 numbers, for every ruleset (one
+    """The lowest and highest value of each of the 164 numbers, for every ruleset (one
     space fits them all, so an agent can move between rule options):
 
     * ``room``: 0 or 1 per card;
@@ -56,7 +56,7 @@ def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
       −13 in solo, by an ace) to 20; weapon 0-10; reach 0-16 (a fresh weapon: 16); last
       kill 0-15; the stack at most every monster of the deck (36); potion used 0-1;
     * ``flags``: ``viewer`` 1-2, ``dungeon_count`` 0-50, ``resolved_in_room`` 0-4,
-      ``status`` 0-2, the others 0-1.
+      ``status`` 0-2, ``max_health`` 1-20 (V2), the others 0-1.
     """
     low = np.zeros(TENSOR_SIZE, dtype=DTYPE)
     high = np.zeros(TENSOR_SIZE, dtype=DTYPE)
@@ -90,10 +90,11 @@ def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
             low[start + slot] = 1 - strongest  # S11, C8: the blow that kills
     flag_high = {"viewer": 2, "dungeon_count": deepest, "resolved_in_room": ROOM_SIZE}
     flag_high["status"] = 2
+    flag_high["max_health"] = MAX_HEALTH  # V2: 1 to 20
     start, _ = _PART["flags"]
     for slot, name in enumerate(FLAGS):
         high[start + slot] = flag_high.get(name, 1)
-        if name == "viewer":
+        if name in ("viewer", "max_health"):
             low[start + slot] = 1
     return low, high
 

@@ -47,7 +47,7 @@ class BatchVecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
     """``num_envs`` solo games (keyword arguments: the solo rule options, as
     :class:`~scoundrel.rl.solo.SoloEnv` takes them) in one :class:`Batch`.
 
-    ``scale`` (162 numbers) divides every observation, which is then ``float32`` in a
+    ``scale`` (164 numbers) divides every observation, which is then ``float32`` in a
     ``Box(-1, 1)`` (give the bounds of :func:`~scoundrel.rl.spaces.observation_bounds`);
     without it observations are the ``int16`` tensors of
     :func:`~scoundrel.rl.spaces.observation_box`. ``reward_scale`` multiplies every reward.

@@ -231,7 +231,8 @@ class Seen:
         keeping the same card. ``expansion`` is the room's, if already run. When every way
         is fatal, the one that slays most."""
         if expansion is None:
-            expansion = Expansion(self.rules.strict, self.rules.coop_game, True)
+            rules = self.rules
+            expansion = Expansion(rules.strict, rules.coop_game, True, rules.health)
             self.expand(expansion)
         ways: list[Way] = []
         for _, line, rest, after, last in judge.ranked(expansion, self.final):
@@ -260,13 +261,7 @@ class Seen:
         )
 
     def judge(self, weights: Weights) -> Judge:
-        return Judge(
-            weights,
-            self.rules.strict,
-            self.rules.coop_game,
-            self.leader,
-            self.unseen + self.bottom,
-        )
+        return Judge(weights, self.rules, self.leader, self.unseen + self.bottom)
 
 
 class Judge:
@@ -274,17 +269,11 @@ class Judge:
     the dungeon (unseen or known), whose counts the scoring uses. The searching bot's
     playouts use it too, with the pool of the moment."""
 
-    def __init__(
-        self,
-        weights: Weights,
-        strict: bool,
-        coop: bool,
-        leader: int,
-        pool: tuple[int, ...],
-    ) -> None:
+    def __init__(self, weights: Weights, rules: Rules, leader: int, pool: tuple[int, ...]) -> None:
         self.w = weights
-        self.strict = strict
-        self.coop = coop
+        self.strict = rules.strict
+        self.coop = rules.coop_game
+        self.most = rules.health  # full health (V2)
         self.leader = leader
         self.pool = pool
         self.pool_monsters = sorted((c for c in pool if c < WEAPON_BASE), reverse=True)
@@ -421,7 +410,7 @@ class Judge:
     ) -> tuple[float, Line, Heroes, tuple[int, ...]] | None:
         """The best way to face ``room``: (value, line, heroes after, cards kept)."""
         n = to_resolve(len(room), taken, final)
-        expansion = Expansion(self.strict, self.coop, False)
+        expansion = Expansion(self.strict, self.coop, False, self.most)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
         best: tuple[float, Line, Heroes, tuple[int, ...]] | None = None
         for (rest, after), line in expansion.outcomes.items():
@@ -432,7 +421,7 @@ class Judge:
 
     def won(self, heroes: Heroes, last_potion: int) -> int:
         """The score of a game won with ``heroes`` (S13, C10)."""
-        return won_score(heroes, last_potion)
+        return won_score(heroes, last_potion, self.most)
 
     def last_stand(
         self,
@@ -444,7 +433,7 @@ class Judge:
         final: bool,
     ) -> tuple[Heroes, tuple[int, ...], Line]:
         """A fatal line that slays as much as it can before the end: (heroes, rest, line)."""
-        expansion = Expansion(self.strict, self.coop, True)
+        expansion = Expansion(self.strict, self.coop, True, self.most)
         n = to_resolve(len(room), taken, final)
         expansion.run(room, n, heroes, self.leader, potions, help_used)
         return slays_most(expansion.deaths)
@@ -532,7 +521,7 @@ def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line
     if way.fatal:
         return None
     if seen.final:
-        return won_score(way.heroes, way.last_potion), ()
+        return won_score(way.heroes, way.last_potion, seen.rules.health), ()
     room, dungeon, _, heroes, leader, fled = way.after(seen, dungeon, len(dungeon))
     rules = seen.rules
     fresh = (False,) * (len(heroes) // 3)
@@ -549,6 +538,8 @@ def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line
         rules.coop_game,
         rules.death_score,
         0,
+        rules.health,
+        rules.relentless,
     )
     return win_line(position)
 

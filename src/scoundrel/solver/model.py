@@ -27,6 +27,7 @@ from ..core.kernel import (
     BARE_DAMAGE,
     FRESH,
     HEALED,
+    MAX_HEALTH,
     NO_REACH,
     POTION_BASE,
     WEAPON_BASE,
@@ -88,6 +89,10 @@ class Position:
     death_score: str
     last_potion: int
     """The value of the last resolved card if it was a potion, else 0 (S13 bonus)."""
+    most: int = MAX_HEALTH
+    """The health the heroes started with and heal up to (S2, C1, V2)."""
+    relentless: bool = False
+    """No room may be fled (V1)."""
 
     @classmethod
     def of(cls, state: State) -> Position:
@@ -106,6 +111,8 @@ class Position:
             coop=rules.coop_game,
             death_score=rules.death_score,
             last_potion=last.value if last is not None and last.kind is Kind.POTION else 0,
+            most=rules.health,
+            relentless=rules.relentless,
         )
 
 
@@ -131,7 +138,9 @@ class Expansion:
     __slots__ = (
         "coop",
         "deaths",
+        "healed",
         "last",
+        "most",
         "outcomes",
         "strict",
         "targets",
@@ -139,9 +148,11 @@ class Expansion:
         "want_deaths",
     )
 
-    def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
+    def __init__(self, strict: bool, coop: bool, want_deaths: bool, most: int) -> None:
         self.strict = strict
         self.coop = coop
+        self.most = most  # the heroes' full health (V2)
+        self.healed = HEALED[most]
         self.want_deaths = want_deaths
         self.outcomes: dict[tuple[tuple[int, ...], Heroes], Line] = {}
         self.last: dict[tuple[tuple[int, ...], Heroes], int] = {}
@@ -211,7 +222,7 @@ class Expansion:
             elif pot:  # S10: a second potion in the room does nothing
                 self._solo(rest, n - 1, heroes, pot, (*line, card), card - POTION_BASE)
             else:
-                healed = HEALED[h][card - POTION_BASE]
+                healed = self.healed[h][card - POTION_BASE]
                 self._solo(rest, n - 1, (healed, w, r), True, (*line, card), card - POTION_BASE)
 
     def _coop(
@@ -263,17 +274,18 @@ class Expansion:
                     if potions[who]:  # C6: one potion per hero per room
                         after, drunk = heroes, potions
                     else:
-                        healed = HEALED[heroes[at]][card - POTION_BASE]
+                        healed = self.healed[heroes[at]][card - POTION_BASE]
                         after = (*heroes[:at], healed, *heroes[at + 1 :])
                         drunk = (*potions[:who], True, *potions[who + 1 :])
                     self._coop(rest, n - 1, after, lead, drunk, gave, (*line, card | give), 0)
 
 
-def won_score(heroes: Heroes, last_potion: int) -> int:
-    """The score of a game won with ``heroes`` (S13 with the last card's potion value, C10)."""
+def won_score(heroes: Heroes, last_potion: int, most: int) -> int:
+    """The score of a game won with ``heroes`` (S13 with the last card's potion value and
+    full health ``most``, C10)."""
     if len(heroes) == 6:
         return coop_score(True, heroes[0], heroes[3], 0, 0)
-    return solo_score(True, heroes[0], last_potion, 0, 0, False)
+    return solo_score(True, heroes[0], last_potion, 0, 0, False, most)
 
 
 def lost_score(
@@ -285,7 +297,7 @@ def lost_score(
     in_room = sum(c for c in rest if c < WEAPON_BASE)
     if len(heroes) == 6:
         return coop_score(False, heroes[0], heroes[3], in_dungeon, in_room)
-    return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only)
+    return solo_score(False, heroes[0], 0, in_dungeon, in_room, dungeon_only, MAX_HEALTH)
 
 
 def healing(potions: Sequence[int], cards: int, heroes: int) -> int:

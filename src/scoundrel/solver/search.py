@@ -66,6 +66,7 @@ from ..core.kernel import (
     WEAPON_DAMAGE,
     WORN,
     coop_score,
+    drink,
     is_final,
     may_flee,
     may_help,
@@ -142,6 +143,8 @@ class _Search:
         self.p = position
         self.strict = position.strict
         self.coop = position.coop
+        self.most = position.most  # the heroes' full health (V2)
+        self.relentless = position.relentless  # no flee (V1)
         self.heroes = 2 if position.coop else 1
         self.target = target
         self.first = first
@@ -165,7 +168,7 @@ class _Search:
         self.no_potions = (False,) * self.heroes
         self.ceiling = 10**6  # a score known to be the highest possible
         if position.coop:
-            self.ceiling = 2 * MAX_HEALTH  # C10
+            self.ceiling = 2 * position.most  # C10
         if position.coop:
             self.dead_slack = 14  # C10: see _upper
         elif position.death_score == "dungeon-only":
@@ -205,7 +208,7 @@ class _Search:
                 damages,
                 reaches,
                 monster_groups(monster_list),
-                _faced(key) if self.coop and not self.strict else (),
+                _faced(key, self.relentless) if self.coop and not self.strict else (),
                 {} if self.coop else damages,  # the co-op bound's own (see _spare)
             )
             if len(self.cards) > _CARDS_KEPT:
@@ -222,11 +225,12 @@ class _Search:
             damage = damages[held] = unavoidable_damage(groups, weapons, held, self.strict)
         spare = sum(heroes[0::3]) + heal - damage
         if self.coop:
-            top = 2 * MAX_HEALTH
+            top = 2 * self.most
             return min(spare, top) if spare >= 2 else min(0, spare + self.dead_slack)
         if spare < 1:
             return min(0, spare + self.dead_slack)
-        return spare if spare < MAX_HEALTH else MAX_HEALTH + bonus
+        most = self.most
+        return spare if spare < most else most + bonus
 
     def _poll(self) -> None:
         """Asked every :data:`_POLL` + 1 nodes: stop when the caller cancels
@@ -297,11 +301,11 @@ class _Search:
                     room2, left = deal(carry, dungeon)  # S3, S6
                     left = self.dungeons.setdefault(left, left)
                     children.append((room2, left, False, nxt, after, line))
-                if may_flee(taken, fled, len(dungeon)):  # S5
+                if may_flee(taken, fled, len(dungeon), self.relentless):  # S5
                     room2, left = flee(room, dungeon)
                     children.append((room2, left, True, leader, heroes, (FLEE_MOVE,)))
                 for room2, dungeon2, fled2, leader2, heroes2, line in children:
-                    order = _order_key(room2, dungeon2, fled2)
+                    order = _order_key(room2, dungeon2, fled2, self.relentless)
                     key = (order, dungeon2, fled2, leader2)
                     info = self._info(key, room2 + dungeon2)
                     heroes2 = _normal(heroes2, info.reaches)
@@ -360,7 +364,7 @@ class _Search:
         self.nodes += 1
         if not self.nodes & _POLL:
             self._poll()
-        key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
+        key = (_order_key(room, dungeon, fled, self.relentless), dungeon, fled, leader)
         lost = self.lost.get(key)
         if lost is not None:
             for known in lost:
@@ -390,12 +394,12 @@ class _Search:
         """The ways to face a room that are worth trying, best first: for the final room
         ``(score, heroes, line)``, else ``(cards kept, heroes, line)`` with no outcome
         beaten by another that keeps the same cards."""
-        expansion = Expansion(self.strict, self.coop, self.deaths)
+        expansion = Expansion(self.strict, self.coop, self.deaths, self.most)
         expansion.run(room, n, heroes, leader, potions, help_used)
         kept: list[_Way] = []
         if final:
             for key, line in expansion.outcomes.items():
-                kept.append((won_score(key[1], expansion.last[key]), key[1], line))
+                kept.append((won_score(key[1], expansion.last[key], self.most), key[1], line))
             kept.sort(key=lambda item: item[0], reverse=True)
             return expansion.deaths, kept
         for (rest, after), line in sorted(expansion.outcomes.items(), key=_promise, reverse=True):
@@ -549,7 +553,7 @@ class _Search:
             elif drunk:  # C6: a second potion for the same hero does nothing
                 self._walk(rest, hero, drunk, (*line, card), deficit, outcomes, deaths)
             else:
-                drank = (_drink(h, card - POTION_BASE), w, r)
+                drank = (_drink(h, card - POTION_BASE, self.most), w, r)
                 self._walk(rest, drank, True, (*line, card), deficit, outcomes, deaths)
 
     def _help(self, card: int, hero: Heroes) -> list[tuple[Heroes, int, int]]:
@@ -558,7 +562,7 @@ class _Search:
         h, w, r = hero
         move = card | HELP
         if card >= POTION_BASE:  # C6: the partner's first potion of the room
-            return [((_drink(h, card - POTION_BASE), w, r), move, 0)]
+            return [((_drink(h, card - POTION_BASE, self.most), w, r), move, 0)]
         if card >= WEAPON_BASE:  # S7
             return [((h, card - WEAPON_BASE, FRESH), move, 0)]
         ways: list[tuple[Heroes, int, int]] = []
@@ -654,7 +658,7 @@ class _Search:
     ) -> int:
         """Co-op: go on from a room start along ``line``, unless the bound rules it out.
         Returns the margin of failure (see :meth:`_fail`)."""
-        key = (_order_key(room, dungeon, fled), dungeon, fled, leader)
+        key = (_order_key(room, dungeon, fled, self.relentless), dungeon, fled, leader)
         info = self._info(key, room + dungeon)
         heroes = _normal(heroes, info.reaches)
         spare = self._spare(info, heroes)
@@ -765,7 +769,7 @@ class _Search:
             if place is None:
                 nxt, left = deal(carry, dungeon)  # S3, S6
                 left = dungeons.setdefault(left, left)  # one copy of each dungeon in memory
-                key = (_order_key(nxt, left, False), left, False, following)
+                key = (_order_key(nxt, left, False, self.relentless), left, False, following)
                 place = places[carry] = (key, nxt, left, self._info(key, nxt + left))
             return place
 
@@ -787,7 +791,7 @@ class _Search:
             path.pop()
             if found < margin:
                 margin = found
-        if may_flee(0, fled, len(dungeon)):  # S5
+        if may_flee(0, fled, len(dungeon), self.relentless):  # S5
             room2, left = flee(room, dungeon)
             found = self._step(room2, left, True, leader, heroes, (FLEE_MOVE,))
             if found < margin:
@@ -852,7 +856,7 @@ class _Search:
             path.append(line)
             self._visit(nxt, left, False, following, after)
             path.pop()
-        if may_flee(taken, fled, len(dungeon)):  # S5
+        if may_flee(taken, fled, len(dungeon), self.relentless):  # S5
             self._flee(room, dungeon, leader, heroes)
 
     def _order(self, nexts: list[_Next], leader: int) -> list[_Next]:
@@ -861,7 +865,7 @@ class _Search:
         rated = []
         for item in nexts:
             room, left, after, _ = item
-            key = (_order_key(room, left, False), left, False, leader)
+            key = (_order_key(room, left, False, self.relentless), left, False, leader)
             info = self._info(key, room + left)
             heroes = _normal(after, info.reaches)
             upper = self._upper(info, heroes)
@@ -1075,10 +1079,12 @@ _Place = tuple[tuple[Any, ...], tuple[int, ...], tuple[int, ...], "_Info"]
 _Next = tuple[tuple[int, ...], tuple[int, ...], Heroes, Line]
 
 
-def _order_key(room: tuple[int, ...], dungeon: tuple[int, ...], fled: bool) -> tuple[int, ...]:
+def _order_key(
+    room: tuple[int, ...], dungeon: tuple[int, ...], fled: bool, relentless: bool
+) -> tuple[int, ...]:
     """A room as a position's key names it: its order matters only while it can still be
-    fled (S5), when its cards go under the dungeon in that order."""
-    return room if may_flee(0, fled, len(dungeon)) else tuple(sorted(room))
+    fled (S5, V1), when its cards go under the dungeon in that order."""
+    return room if may_flee(0, fled, len(dungeon), relentless) else tuple(sorted(room))
 
 
 _Lead = tuple[list[tuple[Heroes, Line, int, int]], list[tuple[Heroes, int, int]]]
@@ -1086,7 +1092,7 @@ _Lead = tuple[list[tuple[Heroes, Line, int, int]], list[tuple[Heroes, int, int]]
 _Numbered = TypeVar("_Numbered", bound=tuple[Any, ...])
 
 
-def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...]:
+def _faced(key: tuple[Any, ...], relentless: bool) -> tuple[tuple[tuple[int, ...], int, bool], ...]:
     """The rooms one of which is faced next from the room start ``key`` (as in
     :meth:`_Search._visit`): this one, or after a flee (S5) the next four cards. Each as
     ``(its monsters, its best weapon, whether it is the final room)``: three of its cards
@@ -1094,7 +1100,7 @@ def _faced(key: tuple[Any, ...]) -> tuple[tuple[tuple[int, ...], int, bool], ...
     already held and those in the room."""
     room, dungeon, fled = key[0], key[1], key[2]
     rooms = [(room, is_final(len(dungeon)))]
-    if may_flee(0, fled, len(dungeon)):
+    if may_flee(0, fled, len(dungeon), relentless):
         after, left = flee(room, dungeon)
         rooms.append((after, is_final(len(left))))
     faced = []
@@ -1119,13 +1125,12 @@ def _carries(room: tuple[int, ...], final: bool) -> list[tuple[tuple[int, ...], 
     return ways
 
 
-def _drink(health: int, potion: int) -> int:
+def _drink(health: int, potion: int, most: int) -> int:
     """A first potion (S10, C6); for a line played on past a death, health may be below
-    zero, and the potion still heals up to MAX_HEALTH."""
+    zero, and the potion still heals up to ``most`` (V2)."""
     if health > 0:
-        return HEALED[health][potion]
-    health += potion
-    return health if health < MAX_HEALTH else MAX_HEALTH
+        return HEALED[most][health][potion]
+    return drink(health, potion, False, most)
 
 
 def _fatal_frontier(deaths: list[tuple[Heroes, int]]) -> list[tuple[Heroes, int]]:
@@ -1276,11 +1281,12 @@ def solve(
     if best and not state.is_over:
         # The top scores first: "at least 30" can only be reached at full health with a
         # potion saved for last, so such searches prune nearly everything and are quick.
+        most = state.rules.health  # full health (V2)
         top = (
-            coop_score(True, MAX_HEALTH, MAX_HEALTH, 0, 0)
+            coop_score(True, most, most, 0, 0)
             if coop
             else solo_score(
-                True, MAX_HEALTH, max((c.value for c in _potions(state)), default=0), 0, 0, False
+                True, most, max((c.value for c in _potions(state)), default=0), 0, 0, False, most
             )
         )
         for target in range(top, top - _LADDER, -1):
@@ -1308,7 +1314,7 @@ _LADDER = 10
 
 def lowest_win(coop: bool) -> int:
     """The lowest winning score: every hero alive with 1 health (S13, C10)."""
-    return coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False)
+    return coop_score(True, 1, 1, 0, 0) if coop else solo_score(True, 1, 0, 0, 0, False, MAX_HEALTH)
 
 
 def _potions(state: State) -> list[Card]:

@@ -261,7 +261,8 @@ class SearchBot:
         """The ways worth playing out: the best few by the fast judgement, the flee, and
         with ``every_move`` the best way that starts with each legal move."""
         kind = _FirstMoves if every_move else Expansion
-        expansion = kind(seen.rules.strict, seen.rules.coop_game, True)
+        rules = seen.rules
+        expansion = kind(rules.strict, rules.coop_game, True, rules.health)
         seen.expand(expansion)
         ways = seen.ways(judge, expansion, self.ways)
         if isinstance(expansion, _FirstMoves):
@@ -295,8 +296,8 @@ class _FirstMoves(Expansion):
 
     __slots__ = ("firsts",)
 
-    def __init__(self, strict: bool, coop: bool, want_deaths: bool) -> None:
-        super().__init__(strict, coop, want_deaths)
+    def __init__(self, strict: bool, coop: bool, want_deaths: bool, most: int) -> None:
+        super().__init__(strict, coop, want_deaths, most)
         self.firsts: dict[int, dict[tuple[tuple[int, ...], Heroes], tuple[Line, int]]] = {}
 
     def _done(self, room: tuple[int, ...], heroes: Heroes, line: Line, potion: int) -> None:
@@ -326,17 +327,17 @@ def _play_out(
     the game with the fast judgement, which sees only what a player would. Returns
     (won, score)."""
     rules = seen.rules
-    strict, coop = rules.strict, rules.coop_game
+    coop = rules.coop_game
     only = rules.death_score == "dungeon-only"
     if way.fatal:
         return False, lost_score(way.heroes, way.rest, dungeon, only)
     if seen.final and not way.flee:
-        return True, won_score(way.heroes, way.last_potion)
+        return True, won_score(way.heroes, way.last_potion, rules.health)
     room, dungeon, known, heroes, leader, fled = way.after(seen, dungeon, len(seen.bottom))
     fresh = (False,) * (len(heroes) // 3)
     while True:
         final = is_final(len(dungeon))  # S4
-        judge = Judge(weights, strict, coop, leader, dungeon)
+        judge = Judge(weights, rules, leader, dungeon)
         split = len(dungeon) - known
         flee, face, _ = judge.decide(
             room,
@@ -345,7 +346,7 @@ def _play_out(
             fresh,
             False,
             final,
-            may_flee(0, fled, len(dungeon)),  # S4, S5
+            may_flee(0, fled, len(dungeon), rules.relentless),  # S4, S5, V1
             tuple(sorted(dungeon[:split])),
             dungeon[split:],
             flee_samples,
