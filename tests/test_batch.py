@@ -256,6 +256,33 @@ def test_batch_equals_state_move_by_move(name: str, chunk: int) -> None:
         assert (ours["leader"] == 3 - rules.first_leader).any()
 
 
+#: The variants (V1, V2), alone and together, on both rulesets.
+VARIANT_RULESETS = {
+    "solo-relentless-frail": Rules.solo(flee="never", health=14),
+    "solo-frail9-lenient": Rules.solo(health=9, weapon="lenient"),
+    "coop-relentless": Rules.coop(flee="never"),
+    "coop-frail-strict-harder": Rules.coop(health=14, weapon="strict", harder=True),
+}
+
+
+@pytest.mark.parametrize("name", VARIANT_RULESETS)
+def test_batch_equals_state_in_the_variants(name: str) -> None:
+    """V1, V2: 25,000 uniformly random games and 5,000 careful ones of each variant, move by
+    move as State plays them; no health above N, and a flee only where fleeing is allowed."""
+    rules = VARIANT_RULESETS[name]
+    seed = 9000 + 10 * list(VARIANT_RULESETS).index(name)
+    for decks, choose, random_play in (
+        (random_decks(rules, 25_000, seed), uniform(seed), True),
+        (kind_decks(rules, 5_000, seed + 1), careful(seed + 1), False),
+    ):
+        ours = play_batch(rules, decks, choose)
+        compare(rules, decks, ours)
+        assert ours["health"].max() == rules.health  # V2: the start, and every potion's cap
+        if random_play:  # V1: random play flees wherever it may
+            fled = bool((ours["actions"] == action_id("F")).any())
+            assert fled != rules.relentless
+
+
 # Uniformly random play dies young: it never reaches the final room (S4) or a victory.
 # So the batch also plays careful moves on kind dungeons, and the fair bot's games are
 # replayed in it.
@@ -431,9 +458,9 @@ def compare_public(games: Batch, states: list[State], number: int) -> None:
         assert score[g] == (NO_SCORE if state.score is None else state.score), where
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", [*RULESETS, *VARIANT_RULESETS])
 def test_batch_equals_the_public_state_api(name: str) -> None:
-    rules = RULESETS[name]
+    rules = {**RULESETS, **VARIANT_RULESETS}[name]
     decks = random_decks(rules, 500, 77)
     games = Batch.deal(rules, decks)
     states = [State.new(rules, [ALL_CARDS[i] for i in deck]) for deck in decks.tolist()]

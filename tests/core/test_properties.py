@@ -46,8 +46,15 @@ from scoundrel.core import (
     random_deal,
 )
 
-MAX_HEALTH = 20  # S2, C1
 SEEDS = st.integers(0, 2**63 - 1)
+#: The variants (V1, V2) a game is played with, drawn with every example: mostly standard,
+#: often Relentless or Frail, sometimes another maximum health.
+VARIANT_DRAWS = st.fixed_dictionaries(
+    {
+        "flee": st.sampled_from(["allowed", "allowed", "never"]),
+        "health": st.sampled_from([20, 20, 14, 14, 1, 9, 17]),
+    }
+)
 HEALTH_CHECKS = list(HealthCheck)
 
 # ---------------------------------------------------------------------------- option sets
@@ -82,12 +89,17 @@ def _set_id(ruleset: str, options: dict[str, Any]) -> str:
 OPTION_IDS = [_set_id(ruleset, options) for ruleset, options in OPTION_SETS]
 
 
-def make_rules(ruleset: str, options: dict[str, Any], silent_leader: bool = False) -> Rules:
+def make_rules(
+    ruleset: str,
+    options: dict[str, Any],
+    silent_leader: bool = False,
+    variants: dict[str, Any] | None = None,
+) -> Rules:
     """The rules of an option set; ``silent_leader`` (C11) changes no card rule, so it is
-    drawn at random within each co-op set."""
+    drawn at random within each co-op set, and so are the variants (V1, V2)."""
     if ruleset == "solo":
-        return Rules.solo(**options)
-    return Rules.coop(silent_leader=silent_leader, **options)
+        return Rules.solo(**options, **(variants or {}))
+    return Rules.coop(silent_leader=silent_leader, **options, **(variants or {}))
 
 
 # ---------------------------------------------------------------------------- card facts
@@ -156,7 +168,7 @@ def expected_score(rules: Rules, state: State, last: Card | None) -> int | None:
         if rules.ruleset == "coop":
             return sum(healths)  # C10: both heroes' health, no potion bonus
         bonus = 0  # S13: the potion bonus, only at exactly 20 health
-        if healths[0] == MAX_HEALTH and last is not None and last.suit == "H":
+        if healths[0] == rules.health and last is not None and last.suit == "H":  # V2
             bonus = last.value
         return healths[0] + bonus
     in_dungeon = monster_total(state.dungeon)
@@ -191,7 +203,7 @@ class Checker:
         (S13, C10) of a position reached by a legal move."""
         self.conservation(state)
         healths = [hero.health for hero in state.heroes]
-        assert max(healths) <= MAX_HEALTH, healths
+        assert max(healths) <= self.rules.health, healths  # S2, C1, V2
         if min(healths) <= 0:
             assert state.status == "lost"  # S11, C8: at once
             assert state.legal_moves == ()
@@ -254,14 +266,14 @@ def report(game: Game) -> None:
 class ModelHero:
     __slots__ = ("health", "potion_used", "stack", "weapon")
 
-    def __init__(self) -> None:
-        self.health = MAX_HEALTH
+    def __init__(self, health: int) -> None:
+        self.health = health
         self.weapon: Card | None = None
         self.stack: list[Card] = []
         self.potion_used = False
 
     def copy(self) -> ModelHero:
-        hero = ModelHero()
+        hero = ModelHero(self.health)
         hero.health = self.health
         hero.weapon = self.weapon
         hero.stack = self.stack[:]
@@ -278,7 +290,8 @@ class Model:
         self.strict = rules.weapon == "strict"
         self.dungeon = list(deck)
         self.room: list[Card] = []
-        self.heroes = [ModelHero() for _ in range(2 if self.coop else 1)]  # S2, C1
+        self.most = rules.health  # S2, C1, V2
+        self.heroes = [ModelHero(self.most) for _ in range(2 if self.coop else 1)]
         self.leader = rules.first_leader - 1  # C3
         self.discard: list[Card] = []
         self.status = "playing"
@@ -321,8 +334,8 @@ class Model:
         if self.status != "playing":
             return set()
         tokens = set()
-        if self.taken == 0 and not self.fled and not self.final:
-            tokens.add("F")  # S4, S5, C3
+        if self.taken == 0 and not self.fled and not self.final and self.rules.flee != "never":
+            tokens.add("F")  # S4, S5, C3, V1
         takers = [(self.heroes[self.leader], "")]
         if self.coop and not self.help_used:
             takers.append((self.heroes[1 - self.leader], ">"))  # C5
@@ -372,7 +385,7 @@ class Model:
         else:  # S10, C6
             if not hero.potion_used:
                 hero.potion_used = True
-                hero.health = min(MAX_HEALTH, hero.health + card.value)
+                hero.health = min(self.most, hero.health + card.value)
             self.discard.append(card)
         if self.final:
             if not self.room:
@@ -391,7 +404,7 @@ class Model:
                 return sum(hero.health for hero in self.heroes)
             health = self.heroes[0].health
             bonus = 0
-            if health == MAX_HEALTH and self.last is not None and self.last.suit == "H":
+            if health == self.most and self.last is not None and self.last.suit == "H":
                 bonus = self.last.value
             return health + bonus
         dungeon = monster_total(self.dungeon)
@@ -473,15 +486,21 @@ def plan_room(state: State, rng: random.Random) -> list[Move]:
     database=None,
     suppress_health_check=HEALTH_CHECKS,
 )
-@given(seed=SEEDS, choices=SEEDS, silent_leader=st.booleans())
+@given(seed=SEEDS, choices=SEEDS, silent_leader=st.booleans(), variants=VARIANT_DRAWS)
 def test_random_games_keep_every_invariant(
-    ruleset: str, options: dict[str, Any], seed: int, choices: int, silent_leader: bool
+    ruleset: str,
+    options: dict[str, Any],
+    seed: int,
+    choices: int,
+    silent_leader: bool,
+    variants: dict[str, Any],
 ) -> None:
     """S1/C2 conservation, S2/C1 health cap, S11/S12/C8/C9 status, S13/C10 score and N3/N4
     replay hold after every move of a game played with uniformly random legal moves; an
     illegal token is rejected without effect and every legal move applies. The position and
-    its legal moves also agree with the reference model (S3-S10, C3-C7) after every move."""
-    rules = make_rules(ruleset, options, silent_leader)
+    its legal moves also agree with the reference model (S3-S10, C3-C7, V1, V2) after every
+    move."""
+    rules = make_rules(ruleset, options, silent_leader, variants)
     rng = random.Random(choices)
     deck = random_deal(rules, seed)
     game = Game(rules, deck)
@@ -544,15 +563,21 @@ def candidate_tokens(state: State, rng: random.Random) -> Iterator[tuple[str, bo
     database=None,
     suppress_health_check=HEALTH_CHECKS,
 )
-@given(seed=SEEDS, choices=SEEDS, careful=st.booleans())
+@given(seed=SEEDS, choices=SEEDS, careful=st.booleans(), variants=VARIANT_DRAWS)
 def test_every_candidate_token_at_every_position(
-    ruleset: str, options: dict[str, Any], seed: int, choices: int, careful: bool
+    ruleset: str,
+    options: dict[str, Any],
+    seed: int,
+    choices: int,
+    careful: bool,
+    variants: dict[str, Any],
 ) -> None:
     """At every position: the legal moves are exactly those RULES.md allows (S4-S10, C3-C7);
     every legal token applies and gives the position the rules describe (S3-S13, C1-C10);
     every other well-formed token raises IllegalMoveError and every malformed one (N2: a
-    monster without /w or /b, a suffix on another card) NotationError, changing nothing."""
-    rules = make_rules(ruleset, options)
+    monster without /w or /b, a suffix on another card) NotationError, changing nothing.
+    The variants V1 and V2 are drawn too."""
+    rules = make_rules(ruleset, options, variants=variants)
     rng = random.Random(choices)
     deck = random_deal(rules, seed)
     state = State.new(rules, deck)

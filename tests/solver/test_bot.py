@@ -29,6 +29,10 @@ from scoundrel.solver import Bot, BotResult, SearchBot, hint, play_game, play_ga
 from scoundrel.solver.bot import wilson
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The variants (V1, V2): no flee, and a lower maximum health the bot must plan with.
+FRAIL = Rules.solo(health=14)
+RELENTLESS_FRAIL = Rules.solo(flee="never", health=12)
+COOP_VARIANTS = Rules.coop(flee="never", health=14)
 
 
 # ---------------------------------------------------------------------- fairness
@@ -57,8 +61,8 @@ def shuffled_hidden(
 
 @pytest.mark.parametrize(
     ("rules", "seeds"),
-    [(SOLO, range(0, 6)), (LENIENT, range(6, 10)), (COOP, range(0, 3))],
-    ids=["solo", "lenient", "coop"],
+    [(SOLO, range(0, 6)), (LENIENT, range(6, 10)), (COOP, range(0, 3)), (FRAIL, range(3))],
+    ids=["solo", "lenient", "coop", "frail"],
 )
 def test_choices_do_not_depend_on_the_hidden_order(rules: Rules, seeds: range) -> None:
     """Fairness: with the unseen part of the dungeon shuffled, a position looks the same to
@@ -89,7 +93,11 @@ def test_coop_both_heroes_get_the_same_advice() -> None:
 # ---------------------------------------------------------------------- legal play
 
 
-@pytest.mark.parametrize("rules", [SOLO, LENIENT, COOP], ids=["solo", "lenient", "coop"])
+@pytest.mark.parametrize(
+    "rules",
+    [SOLO, LENIENT, COOP, FRAIL, RELENTLESS_FRAIL, COOP_VARIANTS],
+    ids=["solo", "lenient", "coop", "frail", "relentless-frail", "coop-relentless-frail"],
+)
 def test_the_bot_plays_only_legal_moves(rules: Rules) -> None:
     """From any position (room start, mid-room, after a flee, the final room) the plan is
     legal move after move: a flee alone (S5), or exactly the cards left to resolve (S6, S4),
@@ -118,7 +126,7 @@ def test_the_bot_plays_only_legal_moves(rules: Rules) -> None:
 
 
 def test_whole_games_end() -> None:
-    for rules in (SOLO, COOP):
+    for rules in (SOLO, COOP, RELENTLESS_FRAIL, COOP_VARIANTS):
         for seed in range(3):
             end = play_game(Bot(), State.new(rules, random_deal(rules, seed)))
             assert end.is_over and end.score is not None

@@ -42,6 +42,11 @@ RULESETS = {
     "coop": COOP,
     "coop-strict": COOP_STRICT,
     "coop-easier": COOP_EASIER,
+    # the variants (V1, V2): the same agreement under no fleeing and a lower maximum health
+    "frail": Rules.solo(health=14),
+    "relentless": Rules.solo(flee="never"),
+    "coop-frail": Rules.coop(health=14),
+    "coop-relentless-easier": Rules.coop(flee="never", easier=True),
 }
 
 #: (ruleset, deal) pairs whose winning line the solver finds quickly: late positions are
@@ -57,6 +62,10 @@ CASES = [
     ("coop-strict", 21),
     ("coop-easier", 0),
     ("coop-easier", 9),
+    *(("frail", seed) for seed in range(4)),
+    ("frail-best", 0),
+    *(("relentless", seed) for seed in (2, 3, 5, 8)),  # 0 and 1 cannot be won without a flee
+    ("coop-frail", 0),
 ]
 VARIANTS = 5
 
@@ -130,6 +139,24 @@ def test_solver_agrees_with_exhaustive_search(name: str, seed: int) -> None:
     assert len(found) >= 2, "too few late positions were reached"
     if best:  # the potion bonus (S13) is at stake in these positions
         assert any(score > 20 for _, score in found)
+
+
+def test_solver_agrees_in_relentless_coop_endgames() -> None:
+    """V1 in co-op, where few deals can be won at all: late positions the fast bot reaches
+    (no winning line to follow) are decided as exhaustive search decides them."""
+    from scoundrel.solver import Bot
+
+    rules = RULESETS["coop-relentless-easier"]
+    bot = Bot()
+    found = 0
+    for seed in range(40):
+        state = State.new(rules, random_deal(rules, seed))
+        while not state.is_over and cards_left(state) > 9:
+            state = state.apply(bot.choose(state.observation(state.leader)))
+        if not state.is_over:
+            check(state)
+            found += 1
+    assert found >= 2, "too few late positions were reached"
 
 
 def test_positions_cover_wins_and_losses() -> None:

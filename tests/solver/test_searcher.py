@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
@@ -57,10 +57,17 @@ def core_chance(
 
 @pytest.mark.parametrize(
     ("rules", "seeds"),
-    [(SOLO, range(0, 4)), (LENIENT, range(4, 6)), (COOP, range(0, 2))],
-    ids=["solo", "lenient", "coop"],
+    [
+        (SOLO, range(0, 4)),
+        (LENIENT, range(4, 6)),
+        (COOP, range(0, 2)),
+        (Rules.solo(health=14), range(0, 4)),
+        (Rules.solo(flee="never"), (3, 14)),
+        (Rules.coop(health=16, easier=True), range(3, 6)),
+    ],
+    ids=["solo", "lenient", "coop", "frail", "relentless", "coop-frail-16-easier"],
 )
-def test_exact_chances_are_the_cores(rules: Rules, seeds: range) -> None:
+def test_exact_chances_are_the_cores(rules: Rules, seeds: Iterable[int]) -> None:
     """With five unseen cards or fewer every order is played out, so each way's chance and
     mean score are exact: they equal what the rules core gives for the same way and the
     same finishing play over every order (the compact playouts cannot drift from the

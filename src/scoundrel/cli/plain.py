@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scoundrel.core import MAX_HEALTH, IllegalMoveError, Kind, NotationError
+from scoundrel.core import IllegalMoveError, Kind, NotationError
 from scoundrel.store.games import StoreError
 
 from .effort import Effort
@@ -146,7 +146,7 @@ class PlainGame:
             name = w.hero(number, many)
             if many > 1 and number == seen.leader and not state.is_over:
                 name += f" ({w('hero.leader')})"
-            parts = [w("hero.health_value", health=hero.health, max=MAX_HEALTH)]
+            parts = [w("hero.health_value", health=hero.health, max=state.rules.health)]
             limit = w.weapon(hero, state.rules)  # the core's limit: none, fresh, below, up to
             if hero.weapon is None:
                 parts.append(limit)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoundrel.core import (
-    MAX_HEALTH,
     Card,
     Hero,
     Kind,
@@ -63,6 +62,7 @@ def rules_text(rules: Rules) -> str:
                 parts.append(name.replace("_", " "))
         if rules.first_leader != 1:
             parts.append(f"hero {rules.first_leader} leads first")
+    parts.extend(f"{name} {value}" for name, value in rules.variants.items())
     return ", ".join(parts)
 
 
@@ -102,7 +102,7 @@ def position_text(observation: Observation, ascii_only: bool = False) -> str:
         )
         potion = ", potion used this room" if hero.potion_used else ""
         lines.append(
-            f"{name}{lead}: health {hero.health}/{MAX_HEALTH}, "
+            f"{name}{lead}: health {hero.health}/{observation.rules.health}, "
             f"{weapon_text(hero, observation.rules, ascii_only)}{potion}"
         )
     room = cards_text(observation.room, ascii_only)

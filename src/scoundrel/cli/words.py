@@ -24,7 +24,7 @@ from scoundrel.core import (
     parse_move,
 )
 from scoundrel.core.label import Label, move_label, preview_label, weapon_limit
-from scoundrel.i18n import DEFAULT, LANGUAGES, translate
+from scoundrel.i18n import DEFAULT, LANGUAGES, catalog, translate
 
 if TYPE_CHECKING:
     from scoundrel.solver import Analysis
@@ -135,7 +135,19 @@ class Words:
             parts.append(
                 self.labelled(self("option.first_leader"), self("hero.name", n=rules.first_leader))
             )
+        for name, value in rules.variants.items():
+            parts.append(self.variant(name, value))
         return ", ".join(parts)
+
+    def variant(self, name: str, value: object) -> str:
+        """A variant (V1, V2) with its value: ``Fleeing: never``, ``Health: 14``."""
+        return self.labelled(self(f"option.{name}"), self.variant_value(name, value))
+
+    def variant_value(self, name: str, value: object) -> str:
+        """A variant's value in words: the catalog's ``option.<name>_<value>`` where it has
+        one (``never``, ``14 (Frail)``), else the value itself (a number)."""
+        key = f"option.{name}_{value}"
+        return self(key) if key in catalog(self.lang) else str(value)
 
     def dungeon(self, mode: str, date: str | None) -> str:
         """Which dungeon a game is: ``Dungeon of the day: 2026-12-01``, ``Random dungeon``."""

@@ -19,7 +19,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Refusal:
     """Why a move is not legal: a stable ``code`` (``game_over``, ``final_room``,
-    ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
+    ``relentless``, ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
     ``no_weapon``, ``weapon_worn``), the ``rule`` id, an English ``text`` and the
     ``params`` a translation needs (hero, card, weapon, last_kill, strict)."""
 

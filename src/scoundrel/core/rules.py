@@ -31,10 +31,17 @@ _FLEE = ("allowed", "never")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
-#: The variants other Scoundrel games play (V1, V2), options of both rulesets with their
-#: defaults. A record names them only when a game plays them (N3), so the record of a
-#: standard game reads the same on versions that came before them.
-VARIANTS: dict[str, Any] = {"flee": "allowed", "health": MAX_HEALTH}
+#: The variants other Scoundrel games play (V1, V2), options of both rulesets, with every
+#: value each takes, the default first. Interfaces offer them from here: a new variant is an
+#: option here, its rule in the kernel and its catalog strings (``option.<name>``, and
+#: ``option.<name>_<value>`` for a word value); no menu names one.
+VARIANT_VALUES: dict[str, tuple[Any, ...]] = {
+    "flee": _FLEE,
+    "health": tuple(range(MAX_HEALTH, 0, -1)),
+}
+#: The variants' defaults. A record names a variant only when a game plays it (N3), so the
+#: record of a standard game reads the same on versions that came before them.
+VARIANTS: dict[str, Any] = {name: values[0] for name, values in VARIANT_VALUES.items()}
 
 #: Each ruleset's options with their defaults (N3), in record order.
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -81,8 +88,10 @@ class Rules:
             raise OptionError(f"first_leader must be 1 or 2, not {self.first_leader!r}")
         if self.flee not in _FLEE:
             raise OptionError(f"flee must be allowed or never, not {self.flee!r}")
-        if type(self.health) is not int or not 1 <= self.health <= MAX_HEALTH:
-            raise OptionError(f"health must be a whole number from 1 to 20, not {self.health!r}")
+        if type(self.health) is not int or self.health not in VARIANT_VALUES["health"]:
+            raise OptionError(
+                f"health must be a whole number from 1 to {MAX_HEALTH}, not {self.health!r}"
+            )
         if self.ruleset == "solo":
             for name in ("easier", "harder", "silent_leader"):
                 if getattr(self, name):
@@ -193,9 +202,14 @@ class Rules:
         return self.flee == "never"
 
     @property
-    def variants(self) -> tuple[str, ...]:
-        """The variants (V1, V2) this game plays, as ``key=value`` strings."""
-        return tuple(f"{key}={getattr(self, key)}" for key in VARIANTS if key in self.options)
+    def variants(self) -> dict[str, Any]:
+        """The variants (V1, V2) this game plays, each with its value: what a rules line
+        names beside the ruleset's own options.
+
+        >>> Rules.coop(health=14).variants
+        {'health': 14}
+        """
+        return {key: getattr(self, key) for key in VARIANTS if getattr(self, key) != VARIANTS[key]}
 
     @property
     def coop_game(self) -> bool:

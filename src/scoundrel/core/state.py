@@ -310,6 +310,8 @@ class State:
                 "game_over", rule, f"the game is over ({self._status.value}, {rule})", {}
             )
         if move.card is None:
+            if self._relentless:
+                return Refusal("relentless", "V1", "no room may be fled in this game (V1)", {})
             if not self._left:
                 return Refusal("final_room", "S4", "the final room cannot be fled (S4)", {})
             if self._fled:

@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from scoundrel import __version__
 from scoundrel.core import ALL_CARDS
+from scoundrel.core.rules import VARIANT_VALUES
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
 from scoundrel.settings import Settings
 from scoundrel.store import Conflict, Forbidden, GameStore, StoredGame, connect, warm
@@ -88,6 +89,9 @@ VALUE_RANKS = {card.value: card.rank for card in ALL_CARDS if card.suit is not N
 #: Every move's notation with what the core calls it (``views.move_words``): the browser
 #: names a move of a replay, a hint or an analysis from it, and never reads notation.
 MOVE_WORDS = move_words()
+#: The variants both rulesets take (V1, V2) with their values, the default first: the
+#: new-game form offers exactly these, so a variant added to the core appears in it.
+VARIANT_CHOICES = {name: list(values) for name, values in VARIANT_VALUES.items()}
 
 
 class NicknameIn(BaseModel):
@@ -238,6 +242,7 @@ def create_app(
                     "values": CARD_VALUES,
                     "ranks": VALUE_RANKS,
                     "moves": MOVE_WORDS,
+                    "variants": VARIANT_CHOICES,
                     **data,
                 },
                 ensure_ascii=False,

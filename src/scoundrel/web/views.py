@@ -14,7 +14,6 @@ from typing import Any
 from scoundrel.core import (
     ALL_CARDS,
     FLEE,
-    MAX_HEALTH,
     Card,
     Hero,
     Kind,
@@ -43,7 +42,7 @@ def hero_view(hero: Hero, rules: Rules) -> dict[str, Any]:
     limit = weapon_limit(hero, rules)
     return {
         "health": hero.health,
-        "max_health": MAX_HEALTH,
+        "max_health": rules.health,
         "weapon": _code(hero.weapon),
         "stack": list(map(_code, hero.stack)),
         "last_kill": hero.last_kill,

@@ -11,9 +11,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Input,
+    Label,
+    RadioButton,
+    RadioSet,
+    Select,
+    Static,
+)
 
 from scoundrel.core import OptionError, Rules
+from scoundrel.core.rules import VARIANT_VALUES
 
 from ..keep import KeptGame
 from ..plain import default_record_path, save_record
@@ -70,6 +80,17 @@ class NewGameScreen(Screen[None]):
                     value=rules.first_leader == 2,
                     id="first_leader",
                 )
+                # the variants (V1, V2), for either ruleset, with every value the core lists
+                yield Static(w("setup.variants"), classes="page-title", id="variants-title")
+                for name, values in VARIANT_VALUES.items():
+                    with Horizontal(classes="choice-row"):
+                        yield Label(w(f"option.{name}"))
+                        yield Select(
+                            [(w.variant_value(name, value), value) for value in values],
+                            value=getattr(rules, name),
+                            allow_blank=False,
+                            id=f"variant-{name}",
+                        )
             yield Static(w("setup.daily_note"), id="daily-note")
             with Horizontal(id="day-row", classes="choice-row"):
                 yield Label(w("term.day"))
@@ -144,6 +165,8 @@ class NewGameScreen(Screen[None]):
             for name in ("easier", "harder", "silent_leader"):
                 options[name] = ticked(name)
             options["first_leader"] = 2 if ticked("first_leader") else 1
+        for name in VARIANT_VALUES:
+            options[name] = self.query_one(f"#variant-{name}", Select).value
         return Rules.from_options(ruleset, options)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

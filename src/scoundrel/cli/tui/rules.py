@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from scoundrel.core import MAX_HEALTH, State
+from scoundrel.core import State
 from scoundrel.core.examples import EXAMPLES, SECTIONS, Example, played
 
 from .app import ScrollingPage, words_of
@@ -52,7 +52,8 @@ class ExampleBox(Static, can_focus=True):
             name = w.hero(number, len(seen.heroes))
             weapon = w.card(hero.weapon) if hero.weapon else "-"
             stack = (" ← " + w.cards(hero.stack)) if hero.stack else ""
-            text.append(w.labelled(name, f"{hero.health}/{MAX_HEALTH} · {weapon}{stack}") + "\n")
+            health = f"{hero.health}/{state.rules.health}"
+            text.append(w.labelled(name, f"{health} · {weapon}{stack}") + "\n")
         text.append(w.label(w("table.room")), style="bold")
         for card in seen.room:
             colour = "red" if card.suit in ("D", "H") else ""

@@ -32,7 +32,6 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from scoundrel.core import Card, Hero, IllegalMoveError, Kind, Move, Observation, State
-from scoundrel.core.kernel import MAX_HEALTH
 from scoundrel.core.label import preview_label
 from scoundrel.store.games import StoreError
 
@@ -53,17 +52,17 @@ BESIDE = 80
 WIDE = 120
 
 
-def health_bar(health: int, width: int, ascii_only: bool) -> Text:
-    """``██████████░░░░ 14/…``, out of the core's most health: green, then yellow, then red
-    as health falls."""
-    shown = max(0, min(health, MAX_HEALTH))
-    filled = round(width * shown / MAX_HEALTH)
+def health_bar(health: int, most: int, width: int, ascii_only: bool) -> Text:
+    """``██████████░░░░ 14/20``, out of the most health the rules allow (S2, V2): green,
+    then yellow, then red as health falls."""
+    shown = max(0, min(health, most))
+    filled = round(width * shown / most)
     full, empty = ("#", "-") if ascii_only else ("█", "░")
-    colour = "green" if health > 12 else "yellow" if health > 6 else "red"
+    colour = "green" if health * 5 > most * 3 else "yellow" if health * 10 > most * 3 else "red"
     bar = Text()
     bar.append(full * filled, style=colour)
     bar.append(empty * (width - filled), style="dim")
-    bar.append(f" {health}/{MAX_HEALTH}", style="bold")
+    bar.append(f" {health}/{most}", style="bold")
     return bar
 
 
@@ -150,7 +149,7 @@ class HeroPanel(Static):
             return Text()
         w = words_of(self)
         width = self.content_size.width or 24
-        text = health_bar(hero.health, max(4, min(16, width - 6)), w.ascii_only)
+        text = health_bar(hero.health, seen.rules.health, max(4, min(16, width - 6)), w.ascii_only)
         if hero.health <= 0:
             text.append(f"  ☠ {w('hero.fallen')}" if not w.ascii_only else f"  {w('hero.fallen')}")
         text.append("\n")

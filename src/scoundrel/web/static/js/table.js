@@ -1,7 +1,7 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
-import { t, lang, modeName } from "./i18n.js";
+import { t, lang, modeName, has, bootData } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText, moveWords, labelText, limitText } from "./board.js";
@@ -939,11 +939,31 @@ function settingsForm() {
       })(),
     ),
   );
+  // The variants (V1, V2) for either ruleset, each offered with every value the core lists.
+  const variants = el(
+    "fieldset",
+    { class: "options variants" },
+    el("legend", { text: t("setup.variants") }),
+    el("p", { class: "note", text: t("setup.variants_note") }),
+  );
+  for (const [name, values] of Object.entries(bootData.variants)) {
+    const s = el("select", { name: `variant_${name}` });
+    for (const value of values)
+      s.append(
+        el("option", {
+          value: String(value),
+          text: variantValue(name, value),
+          selected: (o[name] ?? values[0]) === value,
+        }),
+      );
+    variants.append(el("label", {}, document.createTextNode(`${t(`option.${name}`)} `), s));
+  }
   const note = el("p", { class: "note daily-note", text: t("setup.daily_note") });
   const onlineNote = el("p", { class: "note online-note", text: t("online.setup_note") });
   form.append(
     solo,
     coop,
+    variants,
     note,
     onlineNote,
     el("button", { type: "submit", class: "primary", text: t("setup.start") }),
@@ -954,6 +974,7 @@ function settingsForm() {
     const daily = data.get("mode") === "daily";
     solo.hidden = ruleset !== "solo" || daily;
     coop.hidden = (ruleset !== "coop" && ruleset !== "online") || daily;
+    variants.hidden = daily; // the dungeon of the day is played by the standard rules
     note.hidden = !daily;
     onlineNote.hidden = ruleset !== "online";
     form.querySelector("input[name=ruleset][value=online]").disabled = daily; // a random dungeon only
@@ -981,12 +1002,22 @@ function settingsForm() {
               silent_leader: !!data.get("silent_leader"),
               first_leader: Number(data.get("first_leader")),
             };
+      for (const [name, values] of Object.entries(bootData.variants)) {
+        const chosen = values.find((value) => String(value) === data.get(`variant_${name}`));
+        if (chosen !== undefined && chosen !== values[0]) options[name] = chosen;
+      }
     }
     if (ruleset === "online")
       online.openTable(options); // a table for a friend on another device
     else newGame({ mode, ruleset, options });
   });
   return form;
+}
+
+// A variant's value in words: the catalog's option.<name>_<value> where it has one
+// ("never (Relentless)", "14 (Frail)"), else the value itself (a number).
+function variantValue(name, value) {
+  return has(`option.${name}_${value}`) ? t(`option.${name}_${value}`) : String(value);
 }
 
 // A phone or tablet: no keyboard to speak of, so the keys are not named.
@@ -1301,6 +1332,14 @@ function header() {
   if (game.options.death_score === "dungeon-only") rules.push(t("option.dungeon_only"));
   for (const name of ["easier", "harder", "silent_leader"])
     if (game.options[name]) rules.push(t(`option.${name}`));
+  for (const [name, values] of Object.entries(bootData.variants))
+    if (name in game.options && game.options[name] !== values[0])
+      rules.push(
+        t("app.labelled", {
+          label: t(`option.${name}`),
+          value: variantValue(name, game.options[name]),
+        }),
+      );
   const head = el(
     "div",
     { class: "game-head" },
