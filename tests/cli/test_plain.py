@@ -938,3 +938,20 @@ def test_a_daily_in_play_when_its_day_ends_is_closed(tmp_path: Path) -> None:
     assert keeper.unfinished() is None
     assert keeper.streak("solo")["played"] == 0
     assert keeper.start("daily", Rules.solo()).date == "2026-11-30"
+
+
+@pytest.mark.parametrize("ruleset", ["solo", "coop"])
+def test_a_frail_relentless_game_shows_its_own_health(keeper: Keeper, ruleset: str) -> None:
+    """V1, V2: the title names both variants, every hero is shown out of 14 from the
+    start to the end, and F is refused naming Relentless."""
+    rules = Rules.parse(ruleset, ["flee=never", "health=14"])
+    kept = keeper.start("random", rules, seed=3)
+    session, console = plain(keeper, kept, ["F", *first_moves(kept), "quit"])
+    assert session.run() == 0
+    assert "Fleeing: never (Relentless), Health: 14 (Frail)" in console.flat
+    assert "Not allowed: No room may be fled in this game (Relentless)." in console.flat
+    hero = "Hero 1 (leads)" if rules.coop_game else "You"
+    start = f"{hero}: 14 / 14 · No weapon: bare hands"
+    assert start in console.written
+    assert "/ 20" not in console.flat
+    assert game_of(session).is_over

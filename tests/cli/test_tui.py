@@ -536,3 +536,43 @@ async def test_a_hint_asked_just_before_the_last_move_is_for_its_own_position(
         await pilot.pause()
         assert app.is_running and app.return_code is None
     assert keeper.store.load(kept.id).hint_count == 0  # its answer came too late to count
+
+
+async def test_a_frail_relentless_game_from_the_form_shows_its_health_everywhere(
+    keeper: Keeper,
+) -> None:
+    """V1, V2 chosen on the form by keys: the hero starts on 14 of 14, no panel ever shows
+    more, the title names both variants, and F is refused naming Relentless."""
+    app = ScoundrelApp(keeper, Words("en"), start=Setup(seed=1))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.click("#variant-health")
+        await pilot.pause()
+        await pilot.press(*["down"] * 6, "enter")  # 20, 19, … 14
+        await pilot.pause()
+        await pilot.click("#variant-flee")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        kept = table(app).kept
+        assert kept.state.rules == Rules.solo(flee="never", health=14)
+        assert "14/14" in text_of(app, "#hero-1")
+        title = text_of(app, "#title")
+        assert "Fleeing: never (Relentless)" in title and "Health: 14 (Frail)" in title
+        await pilot.press("f")
+        await pilot.pause()
+        assert not kept.game.moves
+        assert "No room may be fled in this game (Relentless)." in text_of(app, "#prompt")
+        while not table(app).kept.state.is_over:
+            state = table(app).kept.state
+            move = state.legal_moves[0]
+            await pilot.press(*keys_for(move, state.observation(state.leader).room))
+            await pilot.pause()
+            shown = text_of(app, "#hero-1")
+            assert f"{state.apply(move).hero(1).health}/14" in shown, shown
+    stored = keeper.store.load(kept.id)
+    assert stored.rules == Rules.solo(flee="never", health=14)

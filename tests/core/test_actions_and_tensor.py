@@ -25,6 +25,8 @@ RULESETS = [
     Rules.solo(weapon="lenient", death_score="dungeon-only"),
     Rules.coop(),
     Rules.coop(weapon="strict", easier=True, harder=True, first_leader=2),
+    Rules.solo(flee="never", health=14),
+    Rules.coop(flee="never", health=9),
 ]
 
 
@@ -146,6 +148,8 @@ def test_the_tensor_says_what_the_observation_says(rules: Rules) -> None:
             assert flags["can_flee"] == seen.can_flee
             assert flags["coop"] == rules.coop_game
             assert flags["status"] == ["playing", "won", "lost"].index(seen.status.value)
+            assert flags["max_health"] == rules.health  # V2
+            assert flags["relentless"] == (rules.flee == "never")  # V1
 
 
 @pytest.mark.parametrize("rules", [Rules.solo(), Rules.coop()], ids=repr)

@@ -50,9 +50,11 @@ def _legal_choice(mask: Any, rng: Any) -> int:
 
 
 @pytest.mark.parametrize(
-    "options", [{}, {"weapon": "lenient", "death_score": "dungeon-only"}], ids=["strict", "lenient"]
+    "options",
+    [{}, {"weapon": "lenient", "death_score": "dungeon-only"}, {"flee": "never", "health": 14}],
+    ids=["strict", "lenient", "relentless-frail"],
 )
-def test_check_env_passes_without_warnings(options: dict[str, str]) -> None:
+def test_check_env_passes_without_warnings(options: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # made directly it has no spec, so the checker cannot remake it in the other
@@ -77,10 +79,19 @@ def test_the_environment_is_registered_and_checks_its_options() -> None:
         gymnasium.make("scoundrel/Solo-v0", reward="health")
 
 
-@pytest.mark.parametrize("reward", ["score", "win"])
-def test_a_whole_game_through_the_mask_ends_with_the_cores_score(reward: str) -> None:
+@pytest.mark.parametrize(
+    ("reward", "options"),
+    [
+        ("score", {"weapon": "lenient"}),
+        ("win", {"weapon": "lenient"}),
+        ("score", {"flee": "never", "health": 14}),  # V1, V2
+    ],
+)
+def test_a_whole_game_through_the_mask_ends_with_the_cores_score(
+    reward: str, options: dict[str, Any]
+) -> None:
     rng = np.random.default_rng(5)
-    env = SoloEnv(reward=reward, weapon="lenient")
+    env = SoloEnv(reward=reward, **options)
     rules = env.rules
     for seed in range(10):
         deck = random_deal(rules, seed)
@@ -184,8 +195,14 @@ def test_the_observation_never_depends_on_the_order_of_unseen_cards() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [SOLO, Rules.solo(weapon="lenient"), Rules.coop(), Rules.coop(harder=True)],
-    ids=["solo", "solo-lenient", "coop", "coop-harder"],
+    [
+        SOLO,
+        Rules.solo(weapon="lenient"),
+        Rules.coop(),
+        Rules.coop(harder=True),
+        Rules.solo(health=1, flee="never"),
+    ],
+    ids=["solo", "solo-lenient", "coop", "coop-harder", "solo-health-1-relentless"],
 )
 def test_every_observation_is_inside_the_observation_space(rules: Rules) -> None:
     space = SoloEnv().observation_space
@@ -303,6 +320,8 @@ def test_an_illegal_coop_action_ends_the_game_for_both() -> None:
         ("python_scoundrel(weapon=lenient,death_score=dungeon-only)", 1, 44),
         ("python_scoundrel(ruleset=coop)", 2, 52),
         ("python_scoundrel(ruleset=coop,harder=True,weapon=strict,first_leader=2)", 2, 54),
+        ("python_scoundrel(flee=never,health=14)", 1, 44),
+        ("python_scoundrel(ruleset=coop,health=9)", 2, 52),
     ],
 )
 def test_openspiel_random_simulations_pass(name: str, players: int, outcomes: int) -> None:

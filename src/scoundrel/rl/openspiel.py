@@ -10,7 +10,9 @@
 
 **Parameters**: ``ruleset`` (``solo``, the default, or ``coop``) and the rule options of
 docs/rules.md: ``weapon`` and ``death_score`` (empty: the ruleset's default), ``easier``,
-``harder``, ``silent_leader`` and ``first_leader``. A co-op option set in solo, or any value
+``harder``, ``silent_leader`` and ``first_leader``; and the variants of both rulesets,
+``flee`` (``allowed`` or ``never``, V1) and ``health`` (20 down to 1, V2). A co-op option set
+in solo, or any value
 the rules do not know, is refused with the core's message.
 
 **Chance**: the game starts with explicit chance nodes that draw the dungeon one card at a
@@ -47,6 +49,7 @@ import pyspiel  # type: ignore[import-not-found]
 from scoundrel.core import ALL_CARDS, Card, Rules, State
 from scoundrel.core.actions import NUM_ACTIONS, move_of
 from scoundrel.core.observation import TENSOR_LAYOUT, TENSOR_SIZE
+from scoundrel.core.rules import VARIANTS
 
 SHORT_NAME = "python_scoundrel"
 #: The game's parameters and their defaults (an empty text is the ruleset's default).
@@ -58,9 +61,10 @@ PARAMETERS: dict[str, Any] = {
     "harder": False,
     "silent_leader": False,
     "first_leader": 1,
+    **VARIANTS,
 }
 _NEUTRAL = {"weapon": "", "death_score": "", "easier": False, "harder": False}
-_NEUTRAL.update({"silent_leader": False, "first_leader": 1})
+_NEUTRAL.update({"silent_leader": False, "first_leader": 1, **VARIANTS})
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
