@@ -56,6 +56,25 @@ def test_deal_daily_coop_with_options() -> None:
     assert other.stdout != result.stdout
 
 
+def test_a_variant_deal_replays_with_its_variants(tmp_path: Path) -> None:
+    """V1, V2 on the command line: the record names both; a flee in it is refused by V1,
+    and the replay's heroes start on 14."""
+    result = run("deal", "--seed", "3", "-o", "flee=never", "-o", "health=14")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["options"] == {
+        "weapon": "strict", "death_score": "standard", "flee": "never", "health": 14,
+    }  # fmt: skip
+    path = tmp_path / "frail.json"
+    path.write_text(json.dumps(data))
+    replayed = run("replay", str(path), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["heroes"][0]["health"] == 14
+    path.write_text(json.dumps({**data, "moves": "F"}))
+    refused = run("replay", str(path), "--json")
+    assert refused.returncode != 0 and "V1" in refused.stderr
+
+
 def test_deal_daily_secret_changes_the_deal() -> None:
     plain = run("deal", "--daily", "2026-11-29")
     secret = run("deal", "--daily", "2026-11-29", "--secret", "s3cret")
@@ -70,6 +89,8 @@ def test_deal_daily_secret_changes_the_deal() -> None:
         (["deal", "-o", "easier=true"], "unknown solo option 'easier'"),
         (["deal", "--ruleset", "coop", "-o", "first_leader=3"], "first_leader must be 1 or 2"),
         (["deal", "-o", "weapon"], "must be written key=value"),
+        (["deal", "-o", "health=25"], "health must be a whole number from 1 to 20, not 25"),
+        (["deal", "-o", "flee=rarely"], "flee must be allowed or never, not 'rarely'"),
         (["deal", "--daily", "2026-02-30"], "is not a date"),
         (["bench", "--games", "0"], "--games must be at least 1"),
     ],

@@ -283,6 +283,25 @@ def test_new_random_coop_game_with_options(client: TestClient, app: FastAPI) -> 
     check_hidden(app, view)
 
 
+@pytest.mark.parametrize("ruleset", ["solo", "coop"])
+def test_a_frail_relentless_game_is_played_by_its_variants(
+    ruleset: str, client: TestClient, app: FastAPI
+) -> None:
+    """V1, V2: the view gives each hero 14 of 14, offers no flee, refuses one naming V1;
+    the stored record names both variants."""
+    view = new_game(client, ruleset=ruleset, options={"flee": "never", "health": 14})
+    assert view["options"]["flee"] == "never" and view["options"]["health"] == 14
+    assert heroes_health(view) == [14] * len(view["heroes"])
+    assert {hero["max_health"] for hero in view["heroes"]} == {14}
+    assert "F" not in [entry["move"] for entry in view["legal"]]
+    refused = post_move(client, view["id"], "F")
+    assert "V1" in error_of(refused, 409, "illegal_move")
+    assert refused.json()["error"]["refusal"]["code"] == "relentless"
+    stored = app.state.store.load(view["id"])
+    assert stored.rules == Rules.from_options(ruleset, {"flee": "never", "health": 14})
+    assert not stored.moves
+
+
 def test_new_coop_game_easier_and_second_leader(client: TestClient) -> None:
     view = new_game(client, ruleset="coop", options={"easier": True, "first_leader": 2})
     assert view["dungeon_count"] == 46  # C11 easier: 50 cards
@@ -339,6 +358,8 @@ def test_daily_accepts_the_standard_options_spelt_out(client: TestClient) -> Non
         ("coop", {"easier": True}),
         ("coop", {"harder": True}),
         ("coop", {"first_leader": 2}),
+        ("solo", {"flee": "never"}),  # the variants too (V1, V2)
+        ("coop", {"health": 14}),
     ],
 )
 def test_daily_with_other_options_is_refused(
@@ -380,6 +401,9 @@ def test_new_game_with_a_bad_ruleset_or_mode(body: View, client: TestClient, app
         ("coop", {"first_leader": 3}, "first_leader"),
         ("coop", {"first_leader": True}, "first_leader"),
         ("coop", {"easier": "yes"}, "easier"),
+        ("solo", {"health": 0}, "health must be a whole number from 1 to 20, not 0"),
+        ("coop", {"health": "14"}, "health must be a whole number from 1 to 20, not '14'"),
+        ("solo", {"flee": "sometimes"}, "flee must be allowed or never"),
     ],
 )
 def test_new_game_with_a_bad_option(

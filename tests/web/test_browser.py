@@ -230,6 +230,44 @@ def test_coop_room_with_help_card_by_keys_and_clicks(browser: Any, server: str) 
     context.close()
 
 
+def test_a_frail_relentless_game_shows_its_own_health_everywhere(browser: Any, server: str) -> None:
+    """V1, V2 chosen on the new-game form: the hero is 14 of 14 in text, meter and view from
+    the first room to the end, the header names both variants, no flee is offered (its reason
+    names Relentless), and the replay draws the same maximum."""
+    context, page, watcher = _page(browser, server)
+    page.locator("details.new-game").evaluate("d => d.open = true")
+    page.check("input[name=ruleset][value=solo]")
+    page.check("input[name=mode][value=random]")
+    page.select_option("select[name=variant_health]", "14")
+    page.select_option("select[name=variant_flee]", "never")
+    page.click("form.setup button[type=submit]")
+    page.wait_for_selector(".room-cards .card")
+    hero = page.locator(".hero .health")
+    assert hero.locator(".value").inner_text() == "14 / 14"
+    assert hero.get_attribute("aria-valuemax") == "14"
+    head = page.locator(".rules-line").inner_text()
+    assert "Fleeing: never (Relentless)" in head and "Health: 14 (Frail)" in head
+    assert page.locator("button.flee").is_disabled()
+    assert (
+        "No room may be fled in this game (Relentless)."
+        in page.locator("#flee-reason").inner_text()
+    )
+    first = watcher.views[-1]
+    assert first["options"]["flee"] == "never" and first["options"]["health"] == 14
+    while not page.locator(".over").count():
+        _play_one(page, use_keys=False)
+        value = hero.locator(".value").inner_text()
+        assert value.endswith(" / 14") and int(value.split(" / ")[0]) <= 14, value
+    views = [view for view in watcher.views if view.get("heroes")]
+    assert all(h["max_health"] == 14 and h["health"] <= 14 for v in views for h in v["heroes"])
+    assert not any(move == "F" for move in watcher.views[-1]["moves"])
+    page.goto(f"{server}/replay/{watcher.views[-1]['id']}")
+    page.wait_for_selector(".replay-stage .board")
+    assert "/ 14" in page.locator(".replay-stage .board .hp").first.inner_text()
+    assert not watcher.leaks, watcher.leaks
+    context.close()
+
+
 def test_hint_by_key_highlights_the_card(browser: Any, server: str, dealt: Any) -> None:
     dealt(1)  # first room 10♠ 2♠ 9♥ Q♠: the bot fights 10♠ bare-handed first
     context, page, watcher = _page(browser, server)
