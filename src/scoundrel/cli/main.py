@@ -103,7 +103,8 @@ def _add_deal_options(
         action="append",
         metavar="KEY=VALUE",
         help="a rule option, e.g. weapon=lenient, death_score=dungeon-only, easier=true, "
-        "harder=true, silent_leader=true, first_leader=2 (repeatable)",
+        "harder=true, silent_leader=true, first_leader=2, and in both rulesets the variants "
+        "flee=never (Relentless) and health=14 (Frail; any 1-20) (repeatable)",
     )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--seed", type=int, help="a seeded random dungeon (M1)")
