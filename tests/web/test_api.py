@@ -257,7 +257,6 @@ def test_new_random_solo_game(client: TestClient, app: FastAPI) -> None:
             "weapon": None,
             "stack": [],
             "last_kill": None,
-            "reach": None,
             "limit": {"code": "none", "n": None},  # S9: the core states it, the page says it
             "potion_used": False,
         }

@@ -236,10 +236,7 @@ class Words:
         for name in ("card", "weapon"):
             if params.get(name):
                 params[name] = self.card(str(params[name]))
-        key = f"refusal.{refusal.code}"
-        if refusal.code == "weapon_worn" and not params.get("strict", True):
-            key = "refusal.weapon_worn_lenient"
-        return self(key, **params)
+        return self(f"refusal.{refusal.code}", **params)
 
     # ------------------------------------------------------------------ results
 

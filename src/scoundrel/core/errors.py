@@ -19,9 +19,10 @@ from typing import Any
 @dataclass(frozen=True)
 class Refusal:
     """Why a move is not legal: a stable ``code`` (``game_over``, ``final_room``,
-    ``relentless``, ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``, ``help_used``,
-    ``no_weapon``, ``weapon_worn``), the ``rule`` id, an English ``text`` and the
-    ``params`` a translation needs (hero, card, weapon, last_kill, strict)."""
+    ``relentless``, ``flee_twice``, ``flee_after_taking``, ``not_in_room``, ``no_partner``,
+    ``help_used``, ``no_weapon``, ``weapon_worn`` (strict weapons), ``weapon_worn_lenient``),
+    the ``rule`` id, an English ``text`` and the ``params`` a translation needs (hero, card,
+    weapon, last_kill): each code is a catalog key after ``refusal.``."""
 
     code: str
     rule: str

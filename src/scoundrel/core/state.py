@@ -370,7 +370,7 @@ class State:
         else:
             limit = f"only on monsters of at most {last.value}"
         return Refusal(
-            "weapon_worn",
+            "weapon_worn" if self._strict else "weapon_worn_lenient",
             rule,
             f"{who}'s {weapon.code} last slew {last.code}, so it can be used {limit} "
             f"({self.rules.weapon} weapons, {rule}); fight {card.code} bare-handed (/b)",
@@ -379,7 +379,6 @@ class State:
                 "card": card.code,
                 "weapon": weapon.code,
                 "last_kill": last.value,
-                "strict": self._strict,
             },
         )
 

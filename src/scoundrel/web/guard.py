@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection, Request
+from starlette.routing import Match
 
 from scoundrel.store import NotFound
 
@@ -339,15 +340,21 @@ def install_errors(app: FastAPI) -> None:
         return response
 
 
+#: The methods a route may answer, asked of each address in turn for a 405's ``Allow``.
+METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+
+
 def allowed_methods(request: Request) -> str:
     """Every method some route of this address answers (Starlette's 405 names only the
-    first route's: ``/api/games/{id}/analysis`` has three)."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        pattern = getattr(route, "path_regex", None)
-        if pattern is not None and pattern.match(request.url.path):
-            methods |= set(getattr(route, "methods", None) or ())
-    return ", ".join(sorted(methods))
+    first route's: ``/api/games/{id}/analysis`` has three). Each method is asked of the
+    routes as the router asks them, so the routes of included routers count too."""
+    routes = request.app.router.routes
+    allowed = []
+    for method in METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 class ErrorDetail(BaseModel):

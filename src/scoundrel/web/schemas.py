@@ -39,11 +39,12 @@ class MoveLabel(View):
 
 class HeroView(View):
     health: int = Field(le=20, description="may be 0 or less once the hero has fallen")
-    max_health: int = Field(description="the most health the hero can have (S1, S10)")
+    max_health: int = Field(
+        ge=1, le=20, description="the health the hero starts with and heals up to (S2, V2)"
+    )
     weapon: str | None = Field(description="the weapon's card (N1), or none")
     stack: list[str] = Field(description="the monsters slain with it, in order")
     last_kill: int | None
-    reach: int | None = Field(description="the weapon may be used on monsters below this")
     limit: WeaponLimit
     potion_used: bool
 

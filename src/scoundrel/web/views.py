@@ -46,7 +46,6 @@ def hero_view(hero: Hero, rules: Rules) -> dict[str, Any]:
         "weapon": _code(hero.weapon),
         "stack": list(map(_code, hero.stack)),
         "last_kill": hero.last_kill,
-        "reach": hero.reach,
         "limit": {"code": limit.code, "n": limit.n},
         "potion_used": hero.potion_used,
     }

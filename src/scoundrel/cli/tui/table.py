@@ -53,7 +53,7 @@ WIDE = 120
 
 
 def health_bar(health: int, most: int, width: int, ascii_only: bool) -> Text:
-    """``██████████░░░░ 14/20``, out of the most health the rules allow (S2, V2): green,
+    """``██████████░░░░ 9/14``, out of the most health the rules allow (S2, V2): green,
     then yellow, then red as health falls."""
     shown = max(0, min(health, most))
     filled = round(width * shown / most)

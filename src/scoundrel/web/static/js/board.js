@@ -86,9 +86,5 @@ export function refusalText(refusal) {
   const params = { ...refusal };
   if (params.card) params.card = symbol(params.card);
   if (params.weapon) params.weapon = symbol(params.weapon);
-  const key =
-    refusal.code === "weapon_worn" && !refusal.strict
-      ? "refusal.weapon_worn_lenient"
-      : `refusal.${refusal.code}`;
-  return t(key, params);
+  return t(`refusal.${refusal.code}`, params);
 }
