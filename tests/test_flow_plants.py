@@ -163,8 +163,8 @@ PLANTS = [
     (
         "S5 S4 when a room may be fled",
         "kernel.py",
-        "return taken == 0 and not fled and not is_final(dungeon_left)",
-        "return taken == 0 and not fled and dungeon_left > 20",
+        "return not relentless and taken == 0 and not fled and not is_final(dungeon_left)",
+        "return not relentless and taken == 0 and not fled and dungeon_left > 20",
         ("solo", "coop"),
     ),
     (

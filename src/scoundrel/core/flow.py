@@ -2,7 +2,8 @@
 
 The one place that cuts a dungeon into rooms and puts a fled room under it: the state
 (:class:`~scoundrel.core.State`, with :class:`~scoundrel.core.Card` objects), the solver
-and the bots (with the kernel's card codes) all call :func:`deal` and :func:`flee`. Both
+and the bots (with the kernel's card codes) all call :func:`deal` (or :func:`draw`, its half
+that does not depend on the card kept) and :func:`flee`. Both
 take and give tuples, top card first; how many cards a deal draws is the kernel's
 :func:`~scoundrel.core.kernel.dealt`, which the compiled batch and the state's own deal
 (from its deck, without copying the dungeon) ask too.
@@ -27,8 +28,20 @@ _C = TypeVar("_C")
 def deal(kept: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:
     """The next room and the dungeon left: the cards ``kept`` in the room first, then
     cards from the top of ``dungeon`` until the room is full (S3, S6)."""
-    drawn = dealt(len(kept), len(dungeon))
-    return kept + dungeon[:drawn], dungeon[drawn:]
+    drawn, left = draw(len(kept), dungeon)
+    return kept + drawn, left
+
+
+def draw(kept: int, dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:
+    """The cards a deal turns up for a room that keeps ``kept`` cards, and the dungeon
+    left (S3): for a search that deals the same dungeon after many ways through a room,
+    each keeping its own card.
+
+    >>> draw(1, (7, 8, 9, 10, 11))
+    ((7, 8, 9), (10, 11))
+    """
+    drawn = dealt(kept, len(dungeon))
+    return dungeon[:drawn], dungeon[drawn:]
 
 
 def flee(room: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:

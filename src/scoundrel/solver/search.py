@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from ..core.cards import Card, Kind
-from ..core.flow import deal, flee
+from ..core.flow import deal, draw, flee
 from ..core.kernel import (
     BARE_DAMAGE,
     FRESH,
@@ -297,10 +297,10 @@ class _Search:
                     continue
                 nxt = next_leader(leader, True)  # C3
                 children = []
+                drawn, left = draw(stays(False), dungeon)  # S3, S6: after every way alike
+                left = self.dungeons.setdefault(left, left)
                 for carry, after, line in kept:
-                    room2, left = deal(carry, dungeon)  # S3, S6
-                    left = self.dungeons.setdefault(left, left)
-                    children.append((room2, left, False, nxt, after, line))
+                    children.append((carry + drawn, left, False, nxt, after, line))
                 if may_flee(taken, fled, len(dungeon), self.relentless):  # S5
                     room2, left = flee(room, dungeon)
                     children.append((room2, left, True, leader, heroes, (FLEE_MOVE,)))
@@ -360,11 +360,15 @@ class _Search:
         fled: bool,
         leader: int,
         heroes: Heroes,
+        fleeable: bool,
     ) -> None:
+        """A room start; ``fleeable``: whether it may be fled (the kernel's
+        ``may_flee``, asked once by the caller for all the rooms it visits)."""
         self.nodes += 1
         if not self.nodes & _POLL:
             self._poll()
-        key = (_order_key(room, dungeon, fled, self.relentless), dungeon, fled, leader)
+        # the order of a room matters only while it can still be fled (S5, V1)
+        key = (room if fleeable else tuple(sorted(room)), dungeon, fled, leader)
         lost = self.lost.get(key)
         if lost is not None:
             for known in lost:
@@ -841,20 +845,19 @@ class _Search:
             return
         following = next_leader(leader, self.coop)  # C3
         path = self.path
-        dungeons = self.dungeons
-        nexts = []
-        for carry, after, line in kept:
-            nxt, left = deal(carry, dungeon)  # S3, S6
-            nexts.append((nxt, dungeons.setdefault(left, left), after, line))
+        drawn, left = draw(stays(False), dungeon)  # S3, S6: the same after every way
+        left = self.dungeons.setdefault(left, left)  # one copy of each dungeon in memory
+        nexts = [(carry + drawn, left, after, line) for carry, after, line in kept]
         if self.margins:  # a co-op room begun at the start of the search
             for nxt, left, after, line in nexts:
                 self._step(nxt, left, False, following, after, line)
             return
         if self.coop:
             nexts = self._order(nexts, following)
+        fleeable = may_flee(0, False, len(left), self.relentless)  # S5 for every next room
         for nxt, left, after, line in nexts:
             path.append(line)
-            self._visit(nxt, left, False, following, after)
+            self._visit(nxt, left, False, following, after, fleeable)
             path.pop()
         if may_flee(taken, fled, len(dungeon), self.relentless):  # S5
             self._flee(room, dungeon, leader, heroes)
@@ -880,7 +883,8 @@ class _Search:
         """S5: the room goes under the dungeon, and the next one must be faced."""
         self.path.append((FLEE_MOVE,))
         room, left = flee(room, dungeon)
-        self._visit(room, self.dungeons.setdefault(left, left), True, leader, heroes)
+        fleeable = may_flee(0, True, len(left), self.relentless)  # S5: not twice in a row
+        self._visit(room, self.dungeons.setdefault(left, left), True, leader, heroes, fleeable)
         self.path.pop()
 
 
