@@ -56,6 +56,20 @@ def test_a_table_opens_with_an_invite_for_hero_2(client: TestClient) -> None:
     assert "deck" not in str(table["record"])  # hidden: the game is in play
 
 
+def test_a_frail_relentless_table_plays_its_variants(new_client: Callable[..., TestClient]) -> None:
+    """V1, V2 at a table on two devices: both players see two heroes on 14 of 14 and no
+    flee among the leader's moves."""
+    one, two, view = seated(new_client, flee="never", health=14)
+    assert view["options"]["flee"] == "never" and view["options"]["health"] == 14
+    for player in (one, two):
+        seen = player.get(f"/api/tables/{view['id']}").json()
+        assert [(h["health"], h["max_health"]) for h in seen["heroes"]] == [(14, 14)] * 2
+        assert "F" not in [entry["move"] for entry in seen.get("legal", [])]
+    first = one.get(f"/api/tables/{view['id']}").json()["legal"][0]["move"]
+    after = act(one, two, view, first)
+    assert all(hero["health"] <= 14 for hero in after["heroes"])
+
+
 def test_only_co_op_in_a_random_dungeon(client: TestClient) -> None:
     response = client.post("/api/tables", json={"ruleset": "solo"})
     assert response.status_code == 422
