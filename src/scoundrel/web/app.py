@@ -24,7 +24,7 @@ from scoundrel.store.database import now
 
 from .analysis import Analyses
 from .assets import Assets
-from .context import Parts, player
+from .context import Parts, player, rate_limit
 from .coop import add_table_routes
 from .errors import install_refusals
 from .guard import (
@@ -37,8 +37,7 @@ from .guard import (
 )
 from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
-from .identity import identify as known_player
-from .limits import Buckets, DailyGate, Limits, limiter, until_tomorrow
+from .limits import Buckets, DailyGate, Limits, until_tomorrow
 from .live import Hub
 from .play import Play, PlaySocket
 from .routes import ROUTERS
@@ -105,7 +104,6 @@ def create_app(
         identity.rows.daily_attempts,
         lambda: until_tomorrow(moment()),
     )
-    limit = limiter(buckets, known_player)
     assets = Assets(STATIC)
     analysts = analyses or Analyses()
     hinting = hints or Hints()
@@ -135,7 +133,7 @@ def create_app(
     app.state.server = Parts(store, identity, play, hinting, analysts, hub, moment)
     app.state.identity = identity
     app.state.buckets = buckets
-    app.state.limit = limit  # limit(kind, what): a rate-limit dependency for any route
+    app.state.limit = rate_limit  # limit(kind, what): a rate-limit dependency for any route
     app.state.analyses = analysts
     app.state.hints = hinting
     app.state.hub = hub
@@ -155,7 +153,7 @@ def create_app(
 
     for router in ROUTERS:
         app.include_router(router)
-    add_transfer_routes(app, identity, limit, player)
+    add_transfer_routes(app, identity, rate_limit, player)
     app.state.tables = add_table_routes(
         app, store, hub, player, identity.socket_player, day, hinting
     )

@@ -1,5 +1,5 @@
 """What the routes read: the server's parts (store, clock, workers), who is asking, and the
-rate limits, as FastAPI dependencies. ``create_app`` builds one :class:`Server` and keeps it
+rate limits, as FastAPI dependencies. ``create_app`` builds one :class:`Parts` and keeps it
 in ``app.state.server``; each area's routes (:mod:`.routes`) take it as ``Server``."""
 
 from __future__ import annotations

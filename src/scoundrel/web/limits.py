@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from scoundrel.store.games import keep_newest
@@ -42,7 +41,6 @@ __all__ = [
     "TooManyAttempts",
     "client_address",
     "is_loopback",
-    "limiter",
 ]
 
 
@@ -226,20 +224,6 @@ class DailyGate:
 
 def client_address(connection: HTTPConnection) -> str | None:
     return connection.client.host if connection.client else None
-
-
-def limiter(buckets: Buckets, who: Any) -> Callable[[str, str], Any]:
-    """``limit(kind, what)``: a route dependency that takes a token of ``kind`` for the
-    player ``who`` names (a dependency) and for the client's address."""
-
-    def limit(kind: str, what: str) -> Any:
-        # a default, not Annotated: ``who`` is local, and annotations here are strings
-        async def check(request: Request, me: str = Depends(who)) -> None:
-            buckets.take(kind, what, me, client_address(request))
-
-        return Depends(check)
-
-    return limit
 
 
 def until_tomorrow(moment: _dt.datetime) -> int:
