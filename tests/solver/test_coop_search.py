@@ -33,8 +33,7 @@ from solver_support import (
 
 from scoundrel.core import Rules, State, Status, random_deal
 from scoundrel.core.kernel import WEAPON_DAMAGE
-from scoundrel.solver import reach, solve
-from scoundrel.solver import search as search_module
+from scoundrel.solver import coop_search, reach, room_search, solve
 from scoundrel.solver.model import Expansion, Position, dominates
 
 RULESETS = {
@@ -93,7 +92,7 @@ def with_health(state: State, more: tuple[int, int]) -> State:
 
 @pytest.mark.parametrize("name", ["coop", "coop-strict"])
 def test_margins_of_lost_positions_hold(name: str) -> None:
-    """A lost position's margin ``m`` (see ``_Search._fail``): with ``a`` and ``b`` more
+    """A lost position's margin ``m`` (see ``CoopSearch._fail``): with ``a`` and ``b`` more
     health, ``a + b < m``, the heroes still cannot win, as the plain search confirms."""
     rules = RULESETS[name]
     checked = wide = 0
@@ -101,10 +100,10 @@ def test_margins_of_lost_positions_hold(name: str) -> None:
         if state.resolved_in_room or state.is_over:
             continue
         p = Position.of(state)
-        search = search_module._Search(p, 2, True, None, None)
+        search = coop_search.CoopSearch(p, 2, True, None, None)
         try:
             margin = search._step(p.room, p.dungeon, p.fled, p.leader, p.heroes, ())
-        except search_module._Found:
+        except room_search.Found:
             continue  # a win: no margin
         assert margin >= 1
         assert not exhaustive(state)[0]
@@ -146,7 +145,7 @@ def test_rooms_from_the_heroes_parts_match_the_expansion(strict: bool) -> None:
     rng = random.Random(7)
     p = Position((), (1,), (20, 0, 0) * 2, 0, False, 0, (False, False), False, strict, True,
                  "standard", 0)  # fmt: skip
-    search = search_module._Search(p, 2, True, None, None)
+    search = coop_search.CoopSearch(p, 2, True, None, None)
     for _ in range(400):
         final = rng.random() < 0.25
         room = random_cards(rng, rng.randint(2, 4) if final else 4)
@@ -177,9 +176,9 @@ def test_weapon_normal_form_changes_nothing() -> None:
     rng = random.Random(3)
     for _ in range(2000):
         monsters = [rng.randint(2, 15) for _ in range(rng.randint(0, 12))]
-        reaches = search_module._reaches(sorted(monsters, reverse=True))
+        reaches = coop_search._reaches(sorted(monsters, reverse=True))
         heroes = random_heroes(rng)
-        normal = search_module._normal(heroes, reaches)
+        normal = coop_search._normal(heroes, reaches)
         for i in (0, 3):
             h, w, r = heroes[i : i + 3]
             nh, nw, nr = normal[i : i + 3]
@@ -192,7 +191,7 @@ def test_weapon_normal_form_changes_nothing() -> None:
             min(x + 1, 10 if i % 3 == 1 else FRESH) if i % 3 and x else x
             for i, x in enumerate(heroes)
         )
-        assert dominates(search_module._normal(better, reaches), normal)
+        assert dominates(coop_search._normal(better, reaches), normal)
 
 
 def test_beam_and_full_search_agree_on_a_late_position() -> None:
@@ -200,12 +199,12 @@ def test_beam_and_full_search_agree_on_a_late_position() -> None:
     the full search finds the same answer."""
     for state in late_positions(COOP, range(3), 10):
         with_beam = solve(state)
-        beams = search_module._BEAMS
-        search_module._BEAMS = ()
+        beams = coop_search._BEAMS
+        coop_search._BEAMS = ()
         try:
             without = solve(state)
         finally:
-            search_module._BEAMS = beams
+            coop_search._BEAMS = beams
         assert with_beam.winnable == without.winnable
         for solution in (with_beam, without):
             if solution.winnable:
@@ -216,7 +215,7 @@ def test_beam_and_full_search_agree_on_a_late_position() -> None:
 def test_a_full_cache_forgets_its_least_recently_used_half() -> None:
     """The rooms' caches keep at most twice their size: the half not asked for since the
     last time they filled is forgotten, an entry asked for meanwhile is kept."""
-    kept: search_module._Kept[int] = search_module._Kept(3)
+    kept: room_search.Kept[int] = room_search.Kept(3)
     for n in range(3):
         kept.keep((n,), n + 1)
     kept.keep((3,), 4)  # full: 0, 1, 2 become the old half
@@ -234,10 +233,15 @@ def test_tiny_caches_change_nothing_but_the_time(monkeypatch: pytest.MonkeyPatch
         state for rules in RULESETS.values() for state in late_positions(rules, range(2), 8)
     ]
     answers = [(solve(state).winnable, solve(state, best=True).best_score) for state in positions]
-    for name in ("_ROOMS_KEPT", "_LEADS_KEPT", "_PAIRS_KEPT"):
-        monkeypatch.setattr(search_module, name, 4)
-    for name in ("_CARDS_KEPT", "_POSITIONS_KEPT"):
-        monkeypatch.setattr(search_module, name, 8)
+    for module, name, size in (
+        (room_search, "_ROOMS_KEPT", 4),
+        (coop_search, "_LEADS_KEPT", 4),
+        (coop_search, "_PAIRS_KEPT", 4),
+        (room_search, "_CARDS_KEPT", 8),
+        (room_search, "POSITIONS_KEPT", 8),
+        (coop_search, "POSITIONS_KEPT", 8),
+    ):
+        monkeypatch.setattr(module, name, size)
     small = [(solve(state).winnable, solve(state, best=True).best_score) for state in positions]
     assert small == answers
     assert len(positions) >= 8 and any(win for win, _ in answers)
@@ -251,20 +255,20 @@ def test_the_widest_beam_runs_from_the_first_rooms_only(monkeypatch: pytest.Monk
     """A beam proves nothing, so a lost position pays for every beam before the full
     search: the widest (seconds long) is tried only from the first rooms, never from a
     position further on, whose full search is quick. Here every beam finds nothing."""
-    widest = max(width for width, _ in search_module._BEAMS)
+    widest = max(width for width, _ in coop_search._BEAMS)
     tried: list[int] = []
     late = late_positions(COOP, range(2), 8)  # (found with the solver's help)
 
-    def nothing(_search: search_module._Search, width: int) -> None:
+    def nothing(_search: coop_search.CoopSearch, width: int) -> None:
         tried.append(width)
         if width == widest:
             raise _Widest
 
-    monkeypatch.setattr(search_module._Search, "_beam", nothing)
+    monkeypatch.setattr(coop_search.CoopSearch, "_beam", nothing)
     for state in late:
         solve(state)  # the full search decides it
     assert tried and widest not in tried
     tried.clear()
     with pytest.raises(_Widest):
         solve(State.new(COOP, random_deal(COOP, 1)))
-    assert tried == sorted(width for width, _ in search_module._BEAMS)
+    assert tried == sorted(width for width, _ in coop_search._BEAMS)
