@@ -15,6 +15,8 @@
                                 5; 0: no limit)
 ``SCOUNDREL_ALONE``             ``off``: other server processes share the store (set by
                                 ``scoundrel serve --workers``)
+``SCOUNDREL_DAILY_PAR``         ``off``: no par is worked out for the dungeons of the day
+                                (default ``on``: a worker process works each day's out once)
 =============================== ============================================================
 
 An empty variable is an unset one. A value a setting cannot have is a :class:`SettingError`
@@ -47,6 +49,7 @@ class Settings:
     proxy: bool = False
     daily_per_address: int = 5
     alone: bool = True
+    daily_par: bool = True
 
     @classmethod
     def read(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -85,6 +88,7 @@ class Settings:
             proxy=flag("PROXY", cls.proxy),
             daily_per_address=per_address,
             alone=flag("ALONE", cls.alone),
+            daily_par=flag("DAILY_PAR", cls.daily_par),
         )
 
     def for_workers(self) -> dict[str, str]:
@@ -102,5 +106,6 @@ class Settings:
             SCOUNDREL_PROXY="on" if self.proxy else "off",
             SCOUNDREL_DAILY_PER_ADDRESS=str(self.daily_per_address),
             SCOUNDREL_ALONE="on" if self.alone else "off",
+            SCOUNDREL_DAILY_PAR="on" if self.daily_par else "off",
         )
         return environ

@@ -43,8 +43,9 @@ def clock() -> Clock:
 
 @pytest.fixture
 def app(db_url: str, clock: Clock) -> Iterator[FastAPI]:
-    # no rate limits: these tests play far faster than people (test_integrity.py has them)
-    application = create_app(db_url, today=clock, limits=Limits.unlimited())
+    # no rate limits: these tests play far faster than people (test_integrity.py has them);
+    # no par worked out for each day they look at (test_pars.py has them)
+    application = create_app(db_url, today=clock, limits=Limits.unlimited(), daily_par=False)
     yield application
     application.state.analyses.close()  # no analysis or hint process outlives its test
     application.state.hints.close()

@@ -884,6 +884,7 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
         "leaderboard": [],
         "yours": None,
         "streak": {"streak": 0, "best_streak": 0, "played": 0, "best": None},
+        "par": None,
     }
     started = new_game(client, mode="daily")
     assert client.get("/api/daily").json()["yours"] == {
@@ -893,7 +894,13 @@ def test_daily_leaderboard(client: TestClient, other: TestClient, app: FastAPI) 
     }
     mine = play_to_end(client, started)
     yours = client.get("/api/daily").json()["yours"]
-    assert yours == {"id": mine["id"], "status": mine["status"], "score": mine["score"]}
+    assert yours == {
+        "id": mine["id"],
+        "status": mine["status"],
+        "score": mine["score"],
+        "players": 1,
+        "percentile": None,  # nobody else finished
+    }
     assert other.get("/api/daily").json()["yours"] is None
 
     def last_move(view: View) -> str:

@@ -593,11 +593,20 @@ def test_the_daily_is_shared_and_the_archive_is_next(browser: Any, server: str) 
     assert "November 29, 2026" in page.locator(".game-head h1").inner_text()  # the day
     _finish(page)
     final = watcher.views[-1]
+    # issue 39: the day's par, worked out by the server's worker, fills itself in
+    page.wait_for_function(
+        "() => /\\d/.test(document.querySelector('.over .par dd')?.textContent ?? '')",
+        timeout=240_000,
+    )
+    day = page.evaluate("() => fetch('/api/daily').then((r) => r.json())")
+    par = day["par"]["score"]
+    assert page.locator(".over .par dd").first.inner_text() == str(par).replace("-", "\u2212")
     page.locator(".over button.share").click()
     shared = page.evaluate("() => navigator.clipboard.readText()")
     lines = shared.split("\n")
     assert lines[0] == "Scoundrel · dungeon of the day 2026-11-29 · Solo"
     assert lines[1].startswith(f"Score {final['score']} · health ")
+    assert lines[1].endswith(" · par " + str(par).replace("-", "\u2212"))
     assert len(lines[2].replace("🏆", "")) == len(final["run"])  # one sign per room
     assert lines[3] == server + "/daily"
     named = set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠CDHS]", shared))

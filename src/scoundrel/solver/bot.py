@@ -587,11 +587,14 @@ def slays_most(
     return max(deaths, key=lambda death: (len(death[2]), sum(death[0][0::3]), death[2]))
 
 
-def play_game(bot: Player, state: State) -> State:
-    """Play a whole game from ``state`` with ``bot`` (it sees only observations)."""
+def play_game(bot: Player, state: State, each: Callable[[State], None] | None = None) -> State:
+    """Play a whole game from ``state`` with ``bot`` (it sees only observations); ``each``
+    is told every position after a move (it may raise to stop the game)."""
     while not state.is_over:
         for move in bot.plan(state.observation(state.leader)).moves:
             state = state.apply(move)
+            if each is not None:
+                each(state)
             if state.is_over:
                 break
     return state

@@ -120,6 +120,20 @@ transfers = Table(
     Index("transfer_player", "player_id"),
 )
 
+daily_pars = Table(
+    "daily_pars",
+    metadata,
+    Column("daily_date", String(10), primary_key=True),
+    Column("ruleset", String(8), primary_key=True),
+    Column("deck", Text, nullable=False),  # the deal the par is of (N3)
+    Column("state", String(8), nullable=False),  # working | done | failed
+    Column("score", Integer, nullable=True),  # the fair searching bot's score: the par
+    Column("won", Boolean, nullable=True),
+    Column("winnable", Boolean, nullable=True),  # null: the solver did not decide in time
+    Column("claimed_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: Schemas 1 and 2 kept their version in a table of their own; their Alembic revisions.
 _BEFORE_ALEMBIC = {1: "0001", 2: "0002"}

@@ -1066,6 +1066,37 @@ class GameStore:
             )
         return result
 
+    def _ranked(self, date: str, ruleset: str) -> Any:
+        """The condition of the day's ranked attempts: finished, at this store's own deal."""
+        deck = format_cards(daily_deal(Rules.from_options(ruleset), date, self.daily_secret))
+        return and_(
+            games.c.mode == Mode.DAILY,
+            games.c.daily_date == date,
+            games.c.ruleset == ruleset,
+            games.c.deck == deck,
+            games.c.status.in_(FINISHED),
+        )
+
+    def standing(self, date: str, ruleset: str, score: int) -> dict[str, int | None]:
+        """Where ``score`` stands among the day's finished ranked attempts (the
+        leaderboard's): ``players`` who finished, and the ``percentile``: the share of the
+        others whose score is lower, ties counting half, in per cent (None when nobody
+        else finished)."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(
+                    func.count(),
+                    func.count().filter(games.c.score < score),
+                    func.count().filter(games.c.score == score),
+                ).where(self._ranked(date, ruleset))
+            ).one()
+        players, below, same = int(row[0]), int(row[1]), int(row[2])
+        others = players - 1
+        if others <= 0:
+            return {"players": players, "percentile": None}
+        ties = max(0, same - 1)  # the player's own score is one of them
+        return {"players": players, "percentile": round(100 * (below + ties / 2) / others)}
+
     def leaderboard(
         self, date: str, ruleset: str, viewer: str | None = None, limit: int = 50
     ) -> list[dict[str, Any]]:
@@ -1073,7 +1104,6 @@ class GameStore:
         the server's own, computed from its record; ``hints`` says how many hints the
         player asked for. Player ids stay private: ``you`` marks the viewer's own entry.
         Only this store's own deal of the day is ranked (see :meth:`start`'s ``secret``)."""
-        deck = format_cards(daily_deal(Rules.from_options(ruleset), date, self.daily_secret))
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(
@@ -1086,15 +1116,7 @@ class GameStore:
                     players.c.nickname,
                 )
                 .join(players, players.c.id == games.c.player_id)
-                .where(
-                    and_(
-                        games.c.mode == Mode.DAILY,
-                        games.c.daily_date == date,
-                        games.c.ruleset == ruleset,
-                        games.c.deck == deck,
-                        games.c.status.in_(FINISHED),
-                    )
-                )
+                .where(self._ranked(date, ruleset))
                 .order_by(games.c.score.desc(), games.c.finished_at)
                 .limit(limit)
             ).all()

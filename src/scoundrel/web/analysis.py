@@ -28,6 +28,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
@@ -36,7 +37,10 @@ from typing import Any, Literal
 from scoundrel.solver.analysis import BEST_SECONDS
 
 #: What a worker is doing, as the number it writes into its shared ``stage`` value.
-STAGES = ("starting", "win", "review", "slip", "best")
+STAGES = ("starting", "win", "review", "slip", "best", "par")
+#: What a worker works out from a record: the analysis of a finished game, or the par of a
+#: deal (:mod:`scoundrel.solver.par`, whose record has no moves).
+TASKS = ("analysis", "par")
 #: How long a cancelled worker may take to notice before it is terminated.
 GRACE_SECONDS = 3.0
 #: How long before its time is up a worker stops the searches that may be left out (where
@@ -56,6 +60,7 @@ def resident_megabytes(pid: int) -> float | None:
 
 
 def _work(
+    task: str,
     record: dict[str, Any],
     cancel: Any,
     nodes: Any,
@@ -64,9 +69,11 @@ def _work(
     seconds: float,
     best_seconds: float | None,
 ) -> None:
-    """The worker process: analyse ``record`` and send ``(state, payload)`` back."""
+    """The worker process: work ``task`` out from ``record`` and send ``(state, payload)``
+    back."""
     from scoundrel.core import Record
     from scoundrel.solver import Cancelled, analyse
+    from scoundrel.solver.par import par
 
     # Below the server in the scheduler's eyes: players' moves come before analyses.
     if hasattr(os, "nice"):
@@ -83,6 +90,9 @@ def _work(
 
     try:
         game = Record.from_dict(record)
+        if task == "par":
+            answer.send(("done", par(game.start(), cancel=stop, progress=progress).to_dict()))
+            return
         result = analyse(
             game.start(),
             game.moves,
@@ -104,7 +114,8 @@ def _work(
 
 @dataclass
 class Job:
-    """One analysis: queued, running, done, failed or cancelled."""
+    """One analysis (or par, as ``task`` says): queued, running, done, failed or
+    cancelled."""
 
     key: str
     record: dict[str, Any]
@@ -112,6 +123,9 @@ class Job:
     cancel: Any
     nodes: Any
     stage: Any
+    task: str = "analysis"
+    then: Callable[[Job], None] | None = None
+    """Told the job once it is over (in the job's thread)."""
     state: str = "queued"
     result: dict[str, Any] | None = None
     reason: str | None = None
@@ -185,8 +199,16 @@ class Analyses:
         with self._lock:
             return sum(1 for job in self._jobs.values() if job.active and player in job.players)
 
-    def start(self, key: str, record: dict[str, Any], player: str) -> Job:
-        """The analysis of game ``key``: the one running or done, else a new one."""
+    def start(
+        self,
+        key: str,
+        record: dict[str, Any],
+        player: str,
+        task: str = "analysis",
+        then: Callable[[Job], None] | None = None,
+    ) -> Job:
+        """The analysis of game ``key`` (or the ``task`` so named): the one running or
+        done, else a new one, whose end is told to ``then``."""
         with self._lock:
             job = self._jobs.get(key)
             if job is not None and (job.active or job.state == "done"):
@@ -200,6 +222,8 @@ class Analyses:
                 self._context.Event(),
                 self._context.Value("q", 0, lock=False),
                 self._context.Value("b", 0, lock=False),
+                task,
+                then,
             )
             self._jobs[key] = job
             self._forget()
@@ -260,7 +284,11 @@ class Analyses:
                 # the worker has exited: its shared event and values can go (the job keeps
                 # its state; a job that is over never reads them again)
                 job.cancel = job.nodes = job.stage = None
-            job.ended.set()
+            try:
+                if job.then is not None:
+                    job.then(job)
+            finally:
+                job.ended.set()
 
     def _process(self, job: Job) -> tuple[str, Any]:
         """Run the worker process for ``job`` and wait for its answer."""
@@ -268,6 +296,7 @@ class Analyses:
         process = self._context.Process(
             target=_work,
             args=(
+                job.task,
                 job.record,
                 job.cancel,
                 job.nodes,
@@ -276,7 +305,7 @@ class Analyses:
                 self.seconds,
                 self.best_seconds,
             ),
-            name=f"scoundrel-analysis-{job.key}",
+            name=f"scoundrel-{job.task}-{job.key}",
             daemon=True,
         )
         job.process = process

@@ -21,6 +21,7 @@ from scoundrel import __version__
 from scoundrel.settings import Settings
 from scoundrel.store import GameStore, connect, warm
 from scoundrel.store.database import now
+from scoundrel.store.pars import DailyPars
 
 from .analysis import Analyses
 from .assets import Assets
@@ -39,6 +40,7 @@ from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
 from .limits import Buckets, DailyGate, Limits, until_tomorrow
 from .live import Hub
+from .pars import Pars
 from .play import Play, PlaySocket
 from .routes import ROUTERS
 from .routes.pages import STATIC
@@ -61,6 +63,7 @@ def create_app(
     clock: Callable[[], _dt.datetime] | None = None,
     hints: Hints | None = None,
     behind_proxy: bool | None = None,
+    daily_par: bool | None = None,
 ) -> FastAPI:
     """The web application over the database at ``db_url`` (default: SQLite in the user's
     data directory). ``clock`` returns the moment (UTC; for tests, default the system's
@@ -79,7 +82,9 @@ def create_app(
     (default ``SCOUNDREL_COOKIE_SECRET``, or one kept in the database); ``max_body`` is the
     largest request body in bytes. ``behind_proxy`` (default ``SCOUNDREL_PROXY=on``) says
     that requests from loopback come through a reverse proxy that names the client (see
-    :mod:`.limits`): without it, loopback is one address like any other."""
+    :mod:`.limits`): without it, loopback is one address like any other. ``daily_par``
+    (default ``SCOUNDREL_DAILY_PAR``, on) works out each dungeon of the day's par in the
+    analyses' workers (:mod:`.pars`)."""
     if clock is None:
         clock = moment_of(today) if today is not None else now
     moment: Callable[[], _dt.datetime] = clock
@@ -109,6 +114,9 @@ def create_app(
     hinting = hints or Hints()
     hub = Hub(redis_url, alone=alone)
     play = Play(store, identity, buckets, gate, day)
+    if daily_par is None:
+        daily_par = settings.daily_par
+    pars = Pars(DailyPars(store), analysts, moment) if daily_par else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -130,7 +138,7 @@ def create_app(
     )
     app.state.store = store
     app.state.assets = assets
-    app.state.server = Parts(store, identity, play, hinting, analysts, hub, moment)
+    app.state.server = Parts(store, identity, play, hinting, analysts, hub, moment, pars)
     app.state.identity = identity
     app.state.buckets = buckets
     app.state.limit = rate_limit  # limit(kind, what): a rate-limit dependency for any route

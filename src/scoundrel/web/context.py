@@ -19,6 +19,7 @@ from .identity import Identity
 from .identity import identify as known_player
 from .limits import client_address
 from .live import Hub
+from .pars import Pars
 from .play import Play
 
 
@@ -34,6 +35,8 @@ class Parts:
     hub: Hub
     moment: Callable[[], _dt.datetime]
     """The moment (UTC): the system's clock, or a test's."""
+    pars: Pars | None = None
+    """The dungeons of the day's pars (``None``: none are worked out here)."""
 
     def day(self) -> _dt.date:
         """The server's date: the day ends at midnight UTC (M2)."""

@@ -141,6 +141,17 @@ class LeaderboardEntry(View):
     hints: int
 
 
+class ParView(View):
+    """The par of a dungeon of the day (:mod:`scoundrel.solver.par`)."""
+
+    state: Literal["working", "done"]
+    score: int | None = Field(None, description="the fair searching bot's score: the par")
+    won: bool | None = Field(None, description="whether the searching bot won")
+    winnable: bool | None = Field(
+        None, description="whether the deal can be won seeing every card (null: not decided)"
+    )
+
+
 class DailyView(View):
     date: str
     today: str
@@ -148,7 +159,15 @@ class DailyView(View):
     streak: dict[str, int | None]
     ruleset: Literal["solo", "coop"]
     leaderboard: list[LeaderboardEntry]
-    yours: dict[str, Any] | None
+    yours: dict[str, Any] | None = Field(
+        description="the player's attempt at that day's dungeon: its id, status and score, "
+        "and once over its standing: how many players finished, and the percentile (the "
+        "share of the others who scored less, ties counting half; null when alone)"
+    )
+    par: ParView | None = Field(
+        description="the day's par, shown for a past day or once the player's attempt is "
+        "over (null otherwise, and where no par is worked out)"
+    )
 
 
 class MeView(View):

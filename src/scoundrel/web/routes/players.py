@@ -8,12 +8,18 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from scoundrel.store import GameStatus
+from scoundrel.store.games import FINISHED
+
 from ..context import Player, Server
 from ..limits import until_tomorrow
 from ..play import date_of
 from ..schemas import DailyView, MeView, NicknameView, answers
 
 router = APIRouter()
+
+#: How far back a day's par is worked out (a year of days; older days show none).
+PAR_DAYS = 366
 
 
 class NicknameIn(BaseModel):
@@ -62,15 +68,25 @@ async def daily(
     now_ = server.moment()
     today_ = now_.date()
     shown = date_of(date) if date else today_
-    mine = store.daily_attempt(me, shown.isoformat(), ruleset)
+    day = shown.isoformat()
+    mine = store.daily_attempt(me, day, ruleset)
+    yours: dict[str, Any] | None = None
+    if mine is not None:
+        yours = {"id": mine.id, "status": mine.status, "score": mine.score}
+        if mine.status in FINISHED and mine.score is not None:
+            yours.update(store.standing(day, ruleset, mine.score))
+    # today's par tells something of the deal: it waits for the player's own attempt to end
+    over = shown < today_ or (mine is not None and mine.status != GameStatus.PLAYING)
+    shows_par = over and PAR_DAYS >= (today_ - shown).days >= 0
+    if server.pars is not None and shown == today_ and not shows_par:
+        server.pars.start(day, ruleset)  # ready by the time the first attempts end
     return {
-        "date": shown.isoformat(),
+        "date": day,
         "today": today_.isoformat(),
         "next_in": until_tomorrow(now_),
         "streak": store.daily_streak(me, ruleset, today_),
         "ruleset": ruleset,
-        "leaderboard": store.leaderboard(shown.isoformat(), ruleset, viewer=me),
-        "yours": None
-        if mine is None
-        else {"id": mine.id, "status": mine.status, "score": mine.score},
+        "leaderboard": store.leaderboard(day, ruleset, viewer=me),
+        "yours": yours,
+        "par": server.pars.view(day, ruleset) if shows_par and server.pars is not None else None,
     }

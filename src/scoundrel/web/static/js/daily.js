@@ -38,6 +38,7 @@ export async function start(main) {
   main.append(tabs);
   if (today) main.append(...todayPanel(data, ruleset));
   else main.append(archivePanel(data, ruleset));
+  if (data.par || data.yours?.players) main.append(parPanel(data, ruleset));
   main.append(streakPanel(data));
   const days = el(
     "nav",
@@ -192,3 +193,72 @@ function scoreCell(entry) {
     );
   return cell;
 }
+
+// A score for people: the minus sign of print, not a hyphen ("par −12").
+export const signed = (n) => (n < 0 ? `\u2212${-n}` : String(n));
+
+// The day's par, whether its deal can be won, and where the player's score stands among
+// the day's: shown for a past day, or once the player's own attempt is over. While the
+// par is being worked out, the panel asks again every few seconds and fills itself in.
+// ``show(box, data)`` fills the panel (default :func:`fillPar`).
+export function parPanel(data, ruleset, show = fillPar) {
+  const box = el("section", { class: "stats par", "aria-label": t("par.title") });
+  show(box, data);
+  if (data.par?.state === "working") followPar(box, ruleset, data.date, show);
+  return box;
+}
+
+// Ask for the day again while its par is being worked out (at most a few minutes), and
+// give each answer to ``show``.
+export function followPar(node, ruleset, date, show, tries = 60) {
+  const again = async () => {
+    if (!node.isConnected || tries-- <= 0) return;
+    try {
+      const data = await api(`/api/daily?ruleset=${ruleset}&date=${date}`);
+      show(node, data);
+      if (data.par?.state === "working") setTimeout(again, PAR_POLL_MS);
+    } catch {
+      setTimeout(again, PAR_POLL_MS * 2);
+    }
+  };
+  setTimeout(again, PAR_POLL_MS);
+}
+
+const PAR_POLL_MS = 4000;
+
+export function fillPar(box, data) {
+  const par = data.par;
+  const figures = el("dl", { class: "figures" });
+  const add = (key, value, note) =>
+    figures.append(
+      el(
+        "div",
+        { class: "figure" },
+        el("dt", { text: t(key) }),
+        el("dd", { text: value }),
+        ...(note ? [el("dd", { class: "note", text: note })] : []),
+      ),
+    );
+  if (par?.state === "done") {
+    add("par.title", signed(par.score), t(par.won ? "par.bot_won" : "par.bot_lost"));
+    add(
+      "par.winnable",
+      t(par.winnable === null ? "par.undecided" : par.winnable ? "par.yes" : "par.no"),
+      t("par.winnable_note"),
+    );
+  } else if (par) add("par.title", "…", t("par.working"));
+  const yours = data.yours;
+  if (yours && yours.score !== null && yours.players)
+    add(
+      "par.standing",
+      yours.percentile === null ? "—" : t("par.percent", { n: yours.percentile }),
+      t(yours.percentile === null ? "par.alone" : "par.standing_note", {
+        players: t("count.players", { n: yours.players }),
+      }),
+    );
+  box.replaceChildren(el("h2", { text: t("par.heading") }), figures);
+}
+
+// The par in the share text ("par −12"), once it is known.
+export const parShare = (data) =>
+  data?.par?.state === "done" ? t("share.par", { score: signed(data.par.score) }) : null;

@@ -8,7 +8,7 @@ import { refusalText, moveText, moveWords, labelText, limitText } from "./board.
 import { el } from "./dom.js";
 import * as online from "./online.js";
 import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
-import { shiftDay } from "./daily.js";
+import { shiftDay, parPanel, fillPar, parShare } from "./daily.js";
 import { setting, showSettings, confirmDeadly } from "./settings.js";
 
 const STORE_KEY = "scoundrel_game";
@@ -20,6 +20,7 @@ let busy = false;
 let advice = null; // the hint for the position shown: {position, move, plan, reason, health, kept, chances}
 let thinking = false; // a hint is being asked for (the searching bot takes a second or more)
 let analysis = null; // the post-game analysis of the game shown: {id, data}
+let day = null; // the day's par and standing, for the daily attempt shown: {id, data}
 let pollTimer = null;
 let drawn = { id: null, room: [] }; // the room cards on screen: only new ones are dealt
 let fresh = []; // the room's cards drawn for the first time by the last render
@@ -1442,6 +1443,7 @@ function gameOver() {
         "aria-label": t("over.share_preview"),
         text: shareText(),
       }),
+      dayPanel(),
     );
   }
   if (game.record) {
@@ -1468,6 +1470,27 @@ function gameOver() {
   return box;
 }
 
+// The day's par and the player's standing among the day's players, under a finished
+// attempt at the dungeon of the day; the share text takes the par once it is known.
+function dayPanel() {
+  const id = game.id;
+  const show = (node, data) => {
+    day = { id, data };
+    fillPar(node, data);
+    const preview = document.querySelector(".share-preview");
+    if (preview && game?.id === id) preview.textContent = shareText();
+  };
+  if (day?.id === id) return parPanel(day.data, game.ruleset, show);
+  const holder = el("div", { class: "par-holder" });
+  api(`/api/daily?ruleset=${game.ruleset}&date=${game.daily_date}`)
+    .then((data) => {
+      if (holder.isConnected) holder.replaceWith(parPanel(data, game.ruleset, show));
+      else day = { id, data };
+    })
+    .catch(() => {}); // the par is a bonus: the result stands without it
+  return holder;
+}
+
 // The day's result to share: the score, the heroes' health, one sign per room (never a
 // card, so that nobody learns the day's dungeon from it), the date and the address.
 function shareText() {
@@ -1482,7 +1505,16 @@ function shareText() {
     .join(" · ");
   return [
     t("share.title", { date: game.daily_date, ruleset: t(`ruleset.${game.ruleset}`) }),
-    t("share.line", { score: game.score, health, rooms: t("count.rooms", { n: game.run.length }) }),
+    [
+      t("share.line", {
+        score: game.score,
+        health,
+        rooms: t("count.rooms", { n: game.run.length }),
+      }),
+      day?.id === game.id ? parShare(day.data) : null,
+    ]
+      .filter(Boolean)
+      .join(" · "),
     game.run.map(sign).join("") + (game.status === "won" ? "🏆" : ""),
     `${location.origin}/daily`,
   ].join("\n");
