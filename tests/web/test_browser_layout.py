@@ -206,7 +206,7 @@ def test_the_check_sees_a_panel_that_runs_over(browser: Any, site: dict[str, Any
     context.close()
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_axe_finds_nothing_serious(
     browser: Any, site: dict[str, Any], lang: str, width: int, height: int

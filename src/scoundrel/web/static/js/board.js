@@ -1,6 +1,6 @@
 // A read-only drawing of one position: for the replay viewer and the rules' examples.
 import { t, bootData } from "./i18n.js";
-import { cardElement, backElement, symbol } from "./cards.js";
+import { cardElement, backElement, symbol, spoken } from "./cards.js";
 
 const el = (tag, text, cls) => {
   const n = document.createElement(tag);
@@ -79,6 +79,31 @@ export function labelText(label) {
   const text = t(`act.${label.code}`, params);
   return label.deadly ? `${text} ${t("act.deadly")}` : text;
 }
+
+// What a move did, in words for the ear (the polite live region of the table): the label
+// it had in the position it was played from, in the past tense, cards named in full.
+// "You slay the 7 of spades with the 9 of diamonds: no damage, health 20." In co-op each
+// sentence names the hero it played on.
+export function saidText(label, coop) {
+  const params = { ...label, card: label.card ? spoken(label.card) : "" };
+  params.weapon = label.weapon ? spoken(label.weapon) : "";
+  params.hero = t("hero.name", { n: label.hero });
+  if (label.damage !== undefined)
+    params.damage = label.damage ? t("said.damage", { n: label.damage }) : t("said.no_damage");
+  if (label.code === "give_monster") return t("said.give_monster", params);
+  const base = GIVEN[label.code] ?? label.code;
+  return t(`said.${coop ? "hero_" : ""}${base}`, params);
+}
+
+// A help card says what the partner did with it, as their own move would.
+const GIVEN = {
+  give_weapon: "equip",
+  give_potion: "drink",
+  give_potion_wasted: "drink_wasted",
+  give_potion_full: "drink_full",
+  give_fight_weapon: "fight_weapon",
+  give_fight_bare: "fight_bare",
+};
 
 // Why a move is refused, translated from the core's refusal code.
 export function refusalText(refusal) {

@@ -31,14 +31,17 @@ export function valueName(value) {
   return bootData.ranks[value] ?? String(value);
 }
 
-// "king of spades, monster 13"
-export function label(code) {
+// A card's name as it is said: "king of spades", "red joker".
+export function spoken(code) {
   const card = parse(code);
-  const k = kind(card);
-  const name = card.joker
+  return card.joker
     ? t(card.suit === "R" ? "card.red_joker" : "card.black_joker")
     : t("card.name", { rank: t(`rank.${card.rank}`), suit: t(`suit.${card.suit}`) });
-  return t(`card.described.${k}`, { card: name, value: card.value });
+}
+
+// "king of spades, monster 13"
+export function label(code) {
+  return t(`card.described.${kind(parse(code))}`, { card: spoken(code), value: parse(code).value });
 }
 
 export function cardElement(code, { size = "", tag = "div" } = {}) {

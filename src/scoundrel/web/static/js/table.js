@@ -1,10 +1,10 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
 // refused all come from the server, which asks the rules core.
-import { t, lang, modeName, has, bootData } from "./i18n.js";
+import { t, lang, modeName, has, bootData, dayName } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
-import { refusalText, moveText, moveWords, labelText, limitText } from "./board.js";
+import { refusalText, moveText, moveWords, labelText, limitText, saidText } from "./board.js";
 import { el } from "./dom.js";
 import * as online from "./online.js";
 import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
@@ -1437,12 +1437,15 @@ function gameOver() {
         onclick: () => copy(shareText(), t("toast.share_copied")),
       }),
     );
+    // the preview's signs are read aloud badly ("large green square"): a screen reader
+    // reads its spoken form instead
     box.append(
-      el("pre", {
-        class: "share-preview",
-        "aria-label": t("over.share_preview"),
-        text: shareText(),
-      }),
+      el(
+        "figure",
+        { class: "share-figure", "aria-label": t("over.share_preview") },
+        el("pre", { class: "share-preview", "aria-hidden": "true", text: shareText() }),
+        el("figcaption", { class: "sr-only share-spoken", text: shareSpoken() }),
+      ),
       dayPanel(),
     );
   }
@@ -1478,7 +1481,10 @@ function dayPanel() {
     day = { id, data };
     fillPar(node, data);
     const preview = document.querySelector(".share-preview");
-    if (preview && game?.id === id) preview.textContent = shareText();
+    if (preview && game?.id === id) {
+      preview.textContent = shareText();
+      document.querySelector(".share-spoken").textContent = shareSpoken();
+    }
   };
   if (day?.id === id) return parPanel(day.data, game.ruleset, show);
   const holder = el("div", { class: "par-holder" });
@@ -1494,12 +1500,7 @@ function dayPanel() {
 // The day's result to share: the score, the heroes' health, one sign per room (never a
 // card, so that nobody learns the day's dungeon from it), the date and the address.
 function shareText() {
-  const sign = (room) => {
-    if (room.fled) return "🏃";
-    if (room.died) return "💀";
-    const lost = room.lost.reduce((a, b) => a + b, 0);
-    return lost < 0 ? "💚" : lost === 0 ? "🟩" : lost <= 5 ? "🟨" : lost <= 10 ? "🟧" : "🟥";
-  };
+  const sign = (room) => ROOM_SIGNS[roomKind(room)];
   const health = game.heroes
     .map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`)
     .join(" · ");
@@ -1511,13 +1512,65 @@ function shareText() {
         health,
         rooms: t("count.rooms", { n: game.run.length }),
       }),
-      day?.id === game.id ? parShare(day.data) : null,
+      dayPar(),
     ]
       .filter(Boolean)
       .join(" · "),
     game.run.map(sign).join("") + (game.status === "won" ? "🏆" : ""),
     `${location.origin}/daily`,
   ].join("\n");
+}
+
+// How a room of the day went, for the share text: its sign, and its words when spoken.
+function roomKind(room) {
+  if (room.fled) return "fled";
+  if (room.died) return "died";
+  const lost = room.lost.reduce((a, b) => a + b, 0);
+  return lost < 0
+    ? "healed"
+    : lost === 0
+      ? "clean"
+      : lost <= 5
+        ? "light"
+        : lost <= 10
+          ? "heavy"
+          : "worst";
+}
+
+const ROOM_SIGNS = {
+  fled: "🏃",
+  died: "💀",
+  healed: "💚",
+  clean: "🟩",
+  light: "🟨",
+  heavy: "🟧",
+  worst: "🟥",
+};
+
+const dayPar = () => (day?.id === game.id ? parShare(day.data) : null);
+
+// The share text as it is said: the same facts, in sentences, with no signs.
+function shareSpoken() {
+  const health = game.heroes
+    .map((hero) =>
+      t("share.spoken_health", { health: Math.max(0, hero.health), max: hero.max_health }),
+    )
+    .join(", ");
+  const rooms = game.run.map((room) => t(`share.room.${roomKind(room)}`)).join(", ");
+  return [
+    t("share.spoken", {
+      date: dayName(game.daily_date),
+      ruleset: t(`ruleset.${game.ruleset}`),
+      score: game.score,
+      health,
+      rooms: t("count.rooms", { n: game.run.length }),
+    }),
+    dayPar(),
+    t("share.spoken_rooms", { rooms }),
+    game.status === "won" ? t("share.spoken_won") : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 async function copy(text, done) {
@@ -1675,6 +1728,7 @@ function show(view, before = null) {
     clearTimeout(pollTimer);
   }
   const shot = before && root ? snapshot(root) : null;
+  if (game && before?.id === game.id) say(before, game);
   render(before);
   if (game && before && shot && before.id === game.id) animate(root, before, game, shot);
   if (game) deal(root, fresh, shot?.pile);
@@ -1686,6 +1740,28 @@ function show(view, before = null) {
     over?.focus({ preventScroll: true });
   }
   if (game?.record && !analysis) loadAnalysis(game.id);
+}
+
+// Tell a screen reader what the last move did, in the polite live region: the move's label
+// in the position it was played from (the core's words, in the past tense), then the end
+// of the game if it ended. A position seen again (a reload) says nothing; an undo is said
+// by its toast, and a help card waiting for the partner by the actions panel.
+function say(before, after) {
+  const region = document.getElementById("said");
+  if (!region) return;
+  const lines = [];
+  if (after.moves.length === before.moves.length + 1) {
+    const token = after.moves.at(-1);
+    const move = before.legal.find((m) => m.move === token);
+    lines.push(move ? saidText(move.label, before.heroes.length > 1) : moveText(token));
+  }
+  if (after.status !== "playing" && before.status === "playing")
+    lines.push(
+      after.status === "closed"
+        ? t("over.closed")
+        : `${t(after.status === "won" ? "over.won" : "over.lost")} ${t("app.labelled", { label: t("score.total"), value: after.score })}.`,
+    );
+  if (lines.length) region.textContent = lines.join(" ");
 }
 
 function render(before = null) {
