@@ -8,7 +8,8 @@ import { refusalText, moveText, moveWords, labelText, limitText, saidText } from
 import { el } from "./dom.js";
 import * as online from "./online.js";
 import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
-import { shiftDay, parPanel, fillPar, parShare } from "./daily.js";
+import { shiftDay, parPanel, fillPar, parShare, signed } from "./daily.js";
+import { resultSvg, svgAddress, shareResult, saveCard } from "./share.js";
 import { setting, showSettings, confirmDeadly } from "./settings.js";
 
 const STORE_KEY = "scoundrel_game";
@@ -1434,7 +1435,15 @@ function gameOver() {
       el("button", {
         class: "primary share",
         text: t("over.share"),
-        onclick: () => copy(shareText(), t("toast.share_copied")),
+        onclick: () =>
+          shareResult({ text: shareText(), svg: resultSvg(resultCard()), name: cardName() }, () =>
+            copy(shareText(), t("toast.share_copied")),
+          ),
+      }),
+      el("button", {
+        class: "save-card",
+        text: t("over.save_card"),
+        onclick: () => saveCard(resultSvg(resultCard()), cardName()),
       }),
     );
     // the preview's signs are read aloud badly ("large green square"): a screen reader
@@ -1443,6 +1452,13 @@ function gameOver() {
       el(
         "figure",
         { class: "share-figure", "aria-label": t("over.share_preview") },
+        el("img", {
+          class: "share-card",
+          alt: "",
+          width: 600,
+          height: 315,
+          src: svgAddress(resultSvg(resultCard())),
+        }),
         el("pre", { class: "share-preview", "aria-hidden": "true", text: shareText() }),
         el("figcaption", { class: "sr-only share-spoken", text: shareSpoken() }),
       ),
@@ -1484,6 +1500,7 @@ function dayPanel() {
     if (preview && game?.id === id) {
       preview.textContent = shareText();
       document.querySelector(".share-spoken").textContent = shareSpoken();
+      document.querySelector(".share-card").src = svgAddress(resultSvg(resultCard()));
     }
   };
   if (day?.id === id) return parPanel(day.data, game.ruleset, show);
@@ -1548,6 +1565,26 @@ const ROOM_SIGNS = {
 };
 
 const dayPar = () => (day?.id === game.id ? parShare(day.data) : null);
+
+// The result card's facts: what the share text says, drawn (see share.js).
+function resultCard() {
+  const health = game.heroes
+    .map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`)
+    .join(" · ");
+  return {
+    title: [t("mode.daily"), dayName(game.daily_date), t(`ruleset.${game.ruleset}`)].join(" · "),
+    lines: [
+      t("share.card_score", { score: signed(game.score) }),
+      [t("share.card_health", { health }), dayPar()].filter(Boolean).join(" · "),
+      t("count.rooms", { n: game.run.length }),
+    ],
+    rooms: game.run.map(roomKind),
+    won: game.status === "won",
+    address: `${location.host}/daily`,
+  };
+}
+
+const cardName = () => `scoundrel-${game.daily_date}-${game.ruleset}.png`;
 
 // The share text as it is said: the same facts, in sentences, with no signs.
 function shareSpoken() {
