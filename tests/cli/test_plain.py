@@ -955,3 +955,24 @@ def test_a_frail_relentless_game_shows_its_own_health(keeper: Keeper, ruleset: s
     assert start in console.written
     assert "/ 20" not in console.flat
     assert game_of(session).is_over
+
+
+def test_a_win_announces_its_achievements_and_keeps_them(keeper: Keeper) -> None:
+    """Issue 39: the achievements a game earns are decided by the store from its record
+    and said once, after the move that ends it; the records keep them with their day."""
+    from scoundrel.i18n import translate
+    from scoundrel.store.achievements import decide
+
+    rules = Rules.solo()
+    kept = keeper.start("random", rules, seed=1)
+    line = winning_line("solo", 1)
+    session, console = plain(keeper, kept, [*numbers(rules, kept.game.deck, line), "quit"], seed=1)
+    assert session.run() == 0
+    expected = decide(Record(rules, kept.game.deck, line), fair=True, daily=False)
+    assert {"first_win", "clean_win"} <= expected
+    for code in expected:
+        said = translate("en", "ach.toast", name=translate("en", f"ach.{code}"))
+        assert console.text.count(said) == 1, said
+    kept_now = keeper.achievements()
+    assert {entry["code"] for entry in kept_now} == expected
+    assert {entry["game_id"] for entry in kept_now} == {kept.id}

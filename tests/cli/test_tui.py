@@ -234,6 +234,13 @@ async def test_records_after_a_finished_game(keeper: Keeper) -> None:
         assert "Random dungeon · Solo" in stats and "Finished: 1" in stats
         history = app.screen.query_one("#history", DataTable)
         assert history.row_count == 1
+        # every achievement, each earned one with its day (issue 39)
+        shown = str(app.screen.query_one("#achievements", Static).render())
+        earned = keeper.achievements()
+        assert f"{len(earned)} of 22 earned" in shown
+        assert shown.count("✓") == len(earned) and shown.count("·") >= 22 - len(earned)
+        for entry in earned:
+            assert f"earned {entry['earned_at'][:10]}" in shown
 
 
 async def test_analysis_can_be_cancelled_and_run(keeper: Keeper) -> None:

@@ -26,7 +26,8 @@ navigator.share = async (data) => {
   const files = [];
   for (const file of data.files ?? []) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    files.push({ name: file.name, type: file.type, size: file.size, head: Array.from(bytes.slice(0, 24)) });
+    const head = Array.from(bytes.slice(0, 24));
+    files.push({ name: file.name, type: file.type, size: file.size, head });
   }
   window.shared = { text: data.text, files };
 };
@@ -102,4 +103,54 @@ def test_without_a_share_sheet_the_text_is_copied(browser: Any, server: str) -> 
     assert saved.suggested_filename == "scoundrel-2026-11-29-solo.png"
     with open(saved.path(), "rb") as png:
         assert png.read(8) == b"\x89PNG\r\n\x1a\n"
+    context.close()
+
+
+def test_achievements_are_toasted_when_earned_and_listed_in_the_records(
+    browser: Any, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: the game's last move, played on the page, earns what the server decides
+    from its record; each is toasted once, and the records list every achievement."""
+    import scoundrel.store.games as games_module
+    from scoundrel.core import Rules, State, random_deal
+    from scoundrel.solver import solve
+
+    rules = Rules.solo()
+    monkeypatch.setattr(games_module, "random_deal", lambda r, *_: random_deal(r, 7))
+    line = solve(State.new(rules, random_deal(rules, 7)), best=True).line
+    context, page, _ = _page(browser, server)
+    game = page.request.post(server + "/api/games", data={"ruleset": "solo"}).json()
+    for n, move in enumerate(line[:-1]):
+        for _ in range(20):  # as fast as the server's rate limit allows
+            answer = page.request.post(
+                f"{server}/api/games/{game['id']}/moves", data={"move": move.token, "after": n}
+            )
+            if answer.status != 429:
+                break
+            page.wait_for_timeout(1000 * answer.json()["error"]["params"]["wait"])
+        assert answer.ok, answer.text()
+    page.goto(f"{server}/?game={game['id']}")
+    last = line[-1]
+    assert last.card is not None
+    toasts: list[str] = []
+    page.expose_function("sawToast", lambda text: toasts.append(text))
+    page.evaluate(
+        "() => new MutationObserver(() => window.sawToast(document.getElementById('toast')"
+        ".textContent)).observe(document.getElementById('toast'), {childList: true})"
+    )
+    page.locator(f".room-cards .card[data-card='{last.card.code}']").click()
+    page.locator(f".choices button[data-move='{last.token}']").click()
+    page.wait_for_selector(".over")
+    page.wait_for_function(
+        "() => document.getElementById('toast').textContent.startsWith('Achievement')"
+    )
+    page.wait_for_timeout(6000)  # one toast after another
+    names = {"First light", "Clean hands", "Untouched", "High score", "Escape artist"}
+    assert names <= {text.removeprefix("Achievement earned: ") for text in toasts}
+    page.goto(server + "/records")
+    page.wait_for_selector(".achievement-list")
+    earned = page.locator(".achievement-list li.earned")
+    assert earned.count() == 5
+    assert re.search(r"earned [A-Z][a-z]{2} \d{1,2}, \d{4}", earned.first.inner_text())
+    assert page.locator(".achievement-list li").count() == 22
     context.close()

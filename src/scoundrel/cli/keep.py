@@ -17,6 +17,7 @@ from typing import Any
 
 from scoundrel.core import Game, Move, Rules, State, parse_cards, random_deal
 from scoundrel.settings import Settings
+from scoundrel.store.achievements import earned
 from scoundrel.store.games import GameStore, Mode, StoredGame
 
 #: The store's refusals of a change made on a position the game has left (another window).
@@ -96,6 +97,10 @@ class Keeper:
     def streak(self, ruleset: str) -> dict[str, Any]:
         return self.store.daily_streak(self.player, ruleset, self.today())
 
+    def achievements(self) -> list[dict[str, Any]]:
+        """The achievements earned (:mod:`scoundrel.store.achievements`), with their days."""
+        return earned(self.store, self.player)
+
 
 class KeptGame:
     """A core :class:`Game` whose every move and undo is written to the store first.
@@ -110,6 +115,8 @@ class KeptGame:
         self.keeper = keeper
         self.stored = stored
         self.game = self._replayed(stored)
+        self.earned: list[str] = []
+        """The achievements the move that ended the game earned (to announce once)."""
 
     @staticmethod
     def _replayed(stored: StoredGame) -> Game:
@@ -164,7 +171,12 @@ class KeptGame:
         self.stored, _ = self.keeper.store.play(
             self.id, self.keeper.player, move, after=after, undos=undos
         )
-        return self.game.play(move)
+        played = self.game.play(move)
+        if self.game.is_over:  # what the store decided the game earned, to announce
+            self.earned = [
+                entry["code"] for entry in self.keeper.achievements() if entry["game_id"] == self.id
+            ]
+        return played
 
     def undo(self) -> Move:
         """Take back the last move shown here (the store refuses it in the dungeon of the

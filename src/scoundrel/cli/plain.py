@@ -370,6 +370,9 @@ class PlainGame:
             return
         self.write(w.played(before, move))
         self.show()
+        for code in self.kept.earned:
+            self.write(w("ach.toast", name=w(f"ach.{code}")))
+        self.kept.earned = []
 
     def hint(self) -> None:
         from scoundrel.solver import hint

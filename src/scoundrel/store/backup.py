@@ -55,7 +55,7 @@ STORE_TABLES = ("players", "games")
 VERSION_TABLES = ("alembic_version", "schema_info")
 #: Every table any revision of the schema has made: what a PostgreSQL restore replaces.
 ALL_TABLES = (
-    *("daily_pars", "transfers", "seats", "games", "settings", "players"),
+    *("achievements", "daily_pars", "transfers", "seats", "games", "settings", "players"),
     *("alembic_version", "schema_info"),
 )
 

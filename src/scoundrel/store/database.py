@@ -134,6 +134,16 @@ daily_pars = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
 )
 
+achievements = Table(
+    "achievements",
+    metadata,
+    Column("player_id", String(36), ForeignKey("players.id"), primary_key=True),
+    Column("code", String(24), primary_key=True),  # store/achievements.py
+    # the game that earned it (for a streak or ten wins: the game that completed it)
+    Column("game_id", String(24), ForeignKey("games.id"), nullable=True),
+    Column("earned_at", DateTime(timezone=True), nullable=False),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: Schemas 1 and 2 kept their version in a table of their own; their Alembic revisions.
 _BEFORE_ALEMBIC = {1: "0001", 2: "0002"}

@@ -12,6 +12,7 @@ import datetime as _dt
 import enum
 import functools
 import json
+import logging
 import re
 import secrets
 import sqlite3
@@ -51,6 +52,7 @@ from scoundrel.core import (
     random_deal,
 )
 
+from .achievements import award
 from .database import games, now, players, seats, settings
 
 
@@ -61,6 +63,9 @@ class Mode(enum.StrEnum):
     RANDOM = "random"
     DAILY = "daily"
     ARCHIVE = "archive"
+
+
+log = logging.getLogger(__name__)
 
 
 class GameStatus(enum.StrEnum):
@@ -853,7 +858,17 @@ class GameStore:
             pending=None,  # a given monster is fought by this move
         )
         self._remember(game_id, moves, state)
+        if state.is_over:
+            self._award(played)
         return self._keep(played), state
+
+    def _award(self, game: StoredGame) -> None:
+        """Keep what the game just over earned (:mod:`.achievements`). The move is kept
+        already: a failure here is logged, and loses nothing of the game."""
+        try:
+            award(self, game)
+        except Exception:  # pragma: no cover - the database went away between two writes
+            log.exception("could not keep the achievements of game %s", game.id)
 
     def still_today(self, stored: StoredGame) -> None:
         """Refuse to go on with an attempt at the dungeon of a day that is over (closing

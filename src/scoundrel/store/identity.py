@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, and_, delete, exists, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .database import games, players, seats, transfers
+from .database import achievements, games, players, seats, transfers
 from .games import NotFound, StoreError
 
 
@@ -137,6 +137,23 @@ class Identities:
                         and_(
                             sitting.c.game_id == seats.c.game_id,
                             sitting.c.player_id == player_id,
+                        )
+                    ),
+                )
+            )
+            .values(player_id=player_id)
+        )
+        # achievements follow too, where the player has not earned the same one
+        theirs_too = achievements.alias("theirs_too")
+        connection.execute(
+            update(achievements)
+            .where(
+                and_(
+                    achievements.c.player_id == claimer,
+                    ~exists().where(
+                        and_(
+                            theirs_too.c.player_id == player_id,
+                            theirs_too.c.code == achievements.c.code,
                         )
                     ),
                 )

@@ -174,6 +174,10 @@ class MeView(View):
     nickname: str | None
     stats: list[dict[str, Any]]
     history: list[dict[str, Any]]
+    achievements: dict[str, list[dict[str, Any]]] = Field(
+        description="``all``: every achievement (code, and ``fair``: earned only without "
+        "undo or hints); ``earned``: the player's, each with its game and when"
+    )
 
 
 class RecordView(View):

@@ -12,6 +12,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from scoundrel.store.achievements import ACHIEVEMENTS
+
 from .app import ScrollingPage, app_of
 
 
@@ -28,6 +30,8 @@ class RecordsScreen(ScrollingPage):
             yield Static(id="stats")
             yield Static(id="streak")
             yield PlotextPlot(id="plot")
+            yield Static(w("ach.title"), classes="page-title")
+            yield Static(id="achievements")
             yield Static(w("records.history"), classes="page-title")
             yield DataTable(id="history", show_cursor=False)
         yield Static(f"{self.scroll_keys()} · Esc {w('keys.close_button')}", id="keys")
@@ -73,6 +77,7 @@ class RecordsScreen(ScrollingPage):
                 f"{w('daily.best_streak')} {streak['best_streak']} · "
                 f"{w('daily.days_played')} {streak['played']}"
             )
+        self.query_one("#achievements", Static).update(self.achievements())
         history = keeper.history(200)
         finished = [game for game in reversed(history) if game.score is not None]
         if finished:
@@ -102,3 +107,19 @@ class RecordsScreen(ScrollingPage):
                 w("status." + game.status),
                 "" if game.score is None else str(game.score),
             )
+
+    def achievements(self) -> Text:
+        """Every achievement: earned ones with their day, the others still to earn."""
+        w = self.words
+        got = {entry["code"]: entry for entry in app_of(self).keeper.achievements()}
+        lines = Text(w("ach.count", n=len(got), total=len(ACHIEVEMENTS)) + "\n")
+        for achievement in ACHIEVEMENTS:
+            mine = got.get(achievement.code)
+            mark = ("+" if w.ascii_only else "✓") if mine else "·"
+            lines.append(f"{mark} {w('ach.' + achievement.code)}", style="bold" if mine else "dim")
+            how = w(f"ach.{achievement.code}.how")
+            if achievement.fair:
+                how += f" ({w('ach.fair')})"
+            when = w("ach.earned_on", date=mine["earned_at"][:10]) if mine else w("ach.locked")
+            lines.append(f" — {how} {when}\n", style="" if mine else "dim")
+        return lines

@@ -678,6 +678,9 @@ class TableScreen(Page):
         self.giving = False
         self.message = None
         self.redraw()
+        for code in self.kept.earned:  # the store decided them from the game's record
+            self.app.notify(self.words("ach.toast", name=self.words(f"ach.{code}")))
+        self.kept.earned = []
 
     def action_undo(self) -> None:
         if not self.kept.can_undo:

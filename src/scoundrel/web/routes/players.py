@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from scoundrel.store import GameStatus
+from scoundrel.store.achievements import ACHIEVEMENTS, earned
 from scoundrel.store.games import FINISHED
 
 from ..context import Player, Server
@@ -49,7 +50,15 @@ async def about_me(me: Player, server: Server) -> dict[str, Any]:
         }
         for game in played
     ]
-    return {"nickname": store.nickname(me), "stats": store.stats(me), "history": history}
+    return {
+        "nickname": store.nickname(me),
+        "stats": store.stats(me),
+        "history": history,
+        "achievements": {
+            "all": [{"code": a.code, "fair": a.fair} for a in ACHIEVEMENTS],
+            "earned": earned(store, me),
+        },
+    }
 
 
 @router.put("/api/me/nickname", response_model=None, responses=answers(NicknameView))

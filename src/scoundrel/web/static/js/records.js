@@ -20,6 +20,7 @@ export async function start(main) {
   }
   main.append(nicknameForm(me.nickname));
   if (!me.stats.length) main.append(el("p", t("records.none"), "lead"));
+  main.append(achievementsSection(me.achievements));
   for (const s of me.stats) {
     const section = el("section", undefined, "stats");
     section.append(el("h2", `${t(`mode.${s.mode}`)} · ${t(`ruleset.${s.ruleset}`)}`));
@@ -187,4 +188,32 @@ function nicknameForm(current) {
     }
   });
   return form;
+}
+
+// Every achievement: those earned with the day, the others still to earn, each saying how.
+function achievementsSection({ all, earned }) {
+  const got = new Map(earned.map((a) => [a.code, a]));
+  const section = el("section", undefined, "stats achievements");
+  section.append(
+    el("h2", t("ach.title")),
+    el("p", t("ach.count", { n: got.size, total: all.length }), "note"),
+  );
+  const list = el("ul", undefined, "achievement-list");
+  const day = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
+  for (const a of all) {
+    const mine = got.get(a.code);
+    const item = el("li", undefined, mine ? "earned" : "locked");
+    item.append(el("b", t(`ach.${a.code}`)), el("span", t(`ach.${a.code}.how`), "how"));
+    if (a.fair) item.append(el("span", t("ach.fair"), "fair"));
+    item.append(
+      el(
+        "span",
+        mine ? t("ach.earned_on", { date: day.format(new Date(mine.earned_at)) }) : t("ach.locked"),
+        "when",
+      ),
+    );
+    list.append(item);
+  }
+  section.append(list);
+  return section;
 }

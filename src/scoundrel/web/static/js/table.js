@@ -1775,6 +1775,7 @@ function show(view, before = null) {
     if (game.status === "won" && over) celebrate(over);
     over?.scrollIntoView({ block: "start", behavior: reduced() ? "auto" : "smooth" });
     over?.focus({ preventScroll: true });
+    announceAchievements(game.id);
   }
   if (game?.record && !analysis) loadAnalysis(game.id);
 }
@@ -1799,6 +1800,20 @@ function say(before, after) {
         : `${t(after.status === "won" ? "over.won" : "over.lost")} ${t("app.labelled", { label: t("score.total"), value: after.score })}.`,
     );
   if (lines.length) region.textContent = lines.join(" ");
+}
+
+// The achievements the game just over earned (the server decided them from its record):
+// a toast for each.
+async function announceAchievements(id) {
+  try {
+    const me = await api("/api/me");
+    const codes = me.achievements.earned.filter((a) => a.game_id === id).map((a) => a.code);
+    codes.forEach((code, i) => {
+      setTimeout(() => toast(t("ach.toast", { name: t(`ach.${code}`) })), 1200 * i);
+    });
+  } catch {
+    /* the result stands without them: the records list them */
+  }
 }
 
 function render(before = null) {
