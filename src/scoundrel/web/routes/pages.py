@@ -11,7 +11,7 @@ from string import Template
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from scoundrel import __version__
 from scoundrel.core import ALL_CARDS
@@ -99,6 +99,70 @@ for _path, _name in (
     ("/daily", "daily"),
 ):
     router.add_api_route(_path, simple_page(_name), response_class=HTMLResponse)
+
+
+#: The service worker's text (beside the page's template, never served raw): the server
+#: fills in this version's hash and files.
+SERVICE_WORKER = (STATIC.parent / "service-worker.js").read_text("utf-8")
+#: The colour of the installed game's window and splash screen (the page's background).
+THEME = "#1b1d22"
+
+
+def static_files() -> list[str]:
+    """Every file of the static tree, as the service worker keeps them."""
+    return sorted(
+        path.relative_to(STATIC).as_posix()
+        for path in STATIC.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+
+
+@router.get("/sw.js")
+async def service_worker(request: Request) -> Response:
+    """The service worker, at the top so that it serves every page (its scope is /)."""
+    assets = request.app.state.assets
+    body = (
+        SERVICE_WORKER.replace("__VERSION__", assets.hash)
+        .replace("__PREFIX__", assets.prefix)
+        .replace("__FILES__", json.dumps(static_files()))
+    )
+    return Response(body, media_type="text/javascript", headers={"cache-control": "no-cache"})
+
+
+@router.get("/manifest.webmanifest")
+async def manifest(request: Request) -> Response:
+    """The web app manifest, in the asker's language: what makes the game installable."""
+    lang = language(request)
+    messages = catalog(lang)
+    prefix = request.app.state.assets.prefix
+    icon = f"{prefix}/icons"
+    body = {
+        "name": "Scoundrel",
+        "short_name": "Scoundrel",
+        "description": messages.get("app.tagline", ""),
+        "lang": lang,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": THEME,
+        "theme_color": THEME,
+        "icons": [
+            {"src": f"{icon}/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": f"{icon}/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {
+                "src": f"{icon}/icon-maskable-512.png",
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {"src": f"{icon}/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return Response(
+        json.dumps(body, ensure_ascii=False),
+        media_type="application/manifest+json",
+        headers={"cache-control": "no-cache"},
+    )
 
 
 @router.get("/join/{invite}", response_class=HTMLResponse)
