@@ -121,5 +121,5 @@ class RecordsScreen(ScrollingPage):
             if achievement.fair:
                 how += f" ({w('ach.fair')})"
             when = w("ach.earned_on", date=mine["earned_at"][:10]) if mine else w("ach.locked")
-            lines.append(f" — {how} {when}\n", style="" if mine else "dim")
+            lines.append(f" — {how} · {when}\n", style="" if mine else "dim")
         return lines
