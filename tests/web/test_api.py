@@ -28,6 +28,7 @@ from sqlalchemy import update
 import scoundrel.store.games as games_module
 from scoundrel.core import ALL_CARDS, Record, Rules, State, daily_deal, parse_cards, random_deal
 from scoundrel.solver import analyse
+from scoundrel.store.achievements import ACHIEVEMENTS
 from scoundrel.store.database import games
 from scoundrel.web.analysis import STAGES, Analyses, Job
 from scoundrel.web.app import create_app
@@ -769,8 +770,20 @@ def test_a_game_in_play_never_shows_the_dungeon(
 # ---------------------------------------------------------------------- the player
 
 
+#: What a player who has finished nothing has: every achievement still to earn.
+NOTHING_YET = {
+    "nickname": None,
+    "stats": [],
+    "history": [],
+    "achievements": {
+        "all": [{"code": a.code, "fair": a.fair} for a in ACHIEVEMENTS],
+        "earned": [],
+    },
+}
+
+
 def test_about_me_for_a_new_player(client: TestClient) -> None:
-    assert client.get("/api/me").json() == {"nickname": None, "stats": [], "history": []}
+    assert client.get("/api/me").json() == NOTHING_YET
 
 
 def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
@@ -828,7 +841,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
 
 def test_stats_are_per_player(client: TestClient, other: TestClient) -> None:
     play_to_end(client, new_game(client))
-    assert other.get("/api/me").json() == {"nickname": None, "stats": [], "history": []}
+    assert other.get("/api/me").json() == NOTHING_YET
 
 
 def test_best_without_help(client: TestClient) -> None:

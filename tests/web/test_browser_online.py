@@ -284,7 +284,8 @@ def test_two_players_play_a_table_to_the_end(browser: Any, server: str, dealt: A
     next_table = _table_id(two)
     assert next_table != table
     a.locator(".over button.join-again").click()
-    a.wait_for_selector(".you-play")
+    # the finished table's "You play Hero 1" is still there until the new table shows
+    a.wait_for_selector(".you-play:has-text('Hero 2')")
     assert a.locator(".you-play").inner_text() == "You play Hero 2"
     assert _table_id(one) == next_table
     b.wait_for_selector(".invite", state="detached")  # the seat is taken
