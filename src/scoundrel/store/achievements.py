@@ -14,7 +14,6 @@ health before and after), as a player watching the table would.
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from sqlalchemy import insert, select
 
 from scoundrel.core import Kind, Move, Record, State, Status
 
-from .database import achievements, now, seats
+from .database import achievements, aware, now, seats
 
 if TYPE_CHECKING:
     from .games import GameStore, StoredGame
@@ -223,13 +222,8 @@ def earned(store: GameStore, player: str) -> list[dict[str, Any]]:
         {
             "code": a.code,
             "game_id": found[a.code].game_id,
-            "earned_at": _aware(found[a.code].earned_at).isoformat(),
+            "earned_at": aware(found[a.code].earned_at).isoformat(),
         }
         for a in ACHIEVEMENTS
         if a.code in found
     ]
-
-
-def _aware(moment: _dt.datetime) -> _dt.datetime:
-    """SQLite gives back naive datetimes: they were written in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=_dt.UTC)

@@ -267,3 +267,9 @@ def _revision(connection: Connection) -> str | None:
 
 def now() -> _dt.datetime:
     return _dt.datetime.now(_dt.UTC)
+
+
+def aware(moment: _dt.datetime) -> _dt.datetime:
+    """A time read back from the database, with its zone: SQLite gives back naive
+    datetimes, written in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.UTC)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, and_, delete, exists, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .database import achievements, games, players, seats, transfers
+from .database import achievements, aware, games, players, seats, transfers
 from .games import NotFound, StoreError
 
 
@@ -88,7 +88,7 @@ class Identities:
             taken = connection.execute(delete(transfers).where(transfers.c.code_hash == code_hash))
             used = row is not None and taken.rowcount == 1  # else: a parallel claim won
             claimed = None
-            if row is not None and used and _aware(row.expires_at) > moment:
+            if row is not None and used and aware(row.expires_at) > moment:
                 claimed = self._move(connection, claimer, str(row.player_id))
         if not used:
             raise UnknownCode(
@@ -182,8 +182,3 @@ class Identities:
                     )
                 ).scalar_one()
             )
-
-
-def _aware(moment: _dt.datetime) -> _dt.datetime:
-    """SQLite gives back naive datetimes: they were written in UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.UTC)

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scoundrel.core import Card, Rules, daily_deal, format_cards
 
-from .database import daily_pars, now
+from .database import aware, daily_pars, now
 from .games import GameStore
 
 #: A claim older than this was left by a process that stopped: another may take it over.
@@ -56,9 +56,9 @@ class KeptPar:
         }
 
 
-def _aware(moment: _dt.datetime) -> _dt.datetime:
-    """SQLite gives back naive datetimes: they were written in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=_dt.UTC)
+def _day(date: str, ruleset: str) -> Any:
+    """The condition of that day's row (one per day and ruleset)."""
+    return and_(daily_pars.c.daily_date == date, daily_pars.c.ruleset == ruleset)
 
 
 class DailyPars:
@@ -78,16 +78,10 @@ class DailyPars:
     def get(self, date: str, ruleset: str) -> KeptPar | None:
         """The par of that day's ranked deal, as far as it is worked out."""
         with self.store.engine.connect() as connection:
-            row = connection.execute(
-                select(daily_pars).where(
-                    and_(daily_pars.c.daily_date == date, daily_pars.c.ruleset == ruleset)
-                )
-            ).first()
+            row = connection.execute(select(daily_pars).where(_day(date, ruleset))).first()
         if row is None or row.deck != self.deck(date, ruleset):
             return None
-        return KeptPar(
-            ParState(row.state), row.score, row.won, row.winnable, _aware(row.claimed_at)
-        )
+        return KeptPar(ParState(row.state), row.score, row.won, row.winnable, aware(row.claimed_at))
 
     def claim(self, date: str, ruleset: str, moment: _dt.datetime | None = None) -> bool:
         """Take the work of that day's par, unless it is done or another process works on
@@ -105,14 +99,10 @@ class DailyPars:
         except IntegrityError:
             pass
         with self.store.engine.begin() as connection:
-            row = connection.execute(
-                select(daily_pars).where(
-                    and_(daily_pars.c.daily_date == date, daily_pars.c.ruleset == ruleset)
-                )
-            ).first()
+            row = connection.execute(select(daily_pars).where(_day(date, ruleset))).first()
             if row is None:  # pragma: no cover - deleted meanwhile: claim it next time
                 return False
-            age = moment - _aware(row.claimed_at)
+            age = moment - aware(row.claimed_at)
             other_deal = row.deck != deck
             if not other_deal and (
                 row.state == ParState.DONE
@@ -124,12 +114,9 @@ class DailyPars:
             taken = connection.execute(
                 update(daily_pars)
                 .where(
-                    and_(
-                        daily_pars.c.daily_date == date,
-                        daily_pars.c.ruleset == ruleset,
-                        daily_pars.c.claimed_at == row.claimed_at,
-                        daily_pars.c.state == row.state,
-                    )
+                    _day(date, ruleset),
+                    daily_pars.c.claimed_at == row.claimed_at,
+                    daily_pars.c.state == row.state,
                 )
                 .values(**claim)
             )
@@ -148,13 +135,7 @@ class DailyPars:
         with self.store.engine.begin() as connection:
             connection.execute(
                 update(daily_pars)
-                .where(
-                    and_(
-                        daily_pars.c.daily_date == date,
-                        daily_pars.c.ruleset == ruleset,
-                        daily_pars.c.state == ParState.WORKING,
-                    )
-                )
+                .where(_day(date, ruleset), daily_pars.c.state == ParState.WORKING)
                 .values(claimed_at=_dt.datetime(2000, 1, 1, tzinfo=_dt.UTC))
             )
 
@@ -170,13 +151,7 @@ class DailyPars:
         with self.store.engine.begin() as connection:
             connection.execute(
                 update(daily_pars)
-                .where(
-                    and_(
-                        daily_pars.c.daily_date == date,
-                        daily_pars.c.ruleset == ruleset,
-                        daily_pars.c.deck == self.deck(date, ruleset),
-                    )
-                )
+                .where(_day(date, ruleset), daily_pars.c.deck == self.deck(date, ruleset))
                 .values(
                     state=state,
                     score=score,

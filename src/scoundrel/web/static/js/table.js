@@ -1518,9 +1518,7 @@ function dayPanel() {
 // card, so that nobody learns the day's dungeon from it), the date and the address.
 function shareText() {
   const sign = (room) => ROOM_SIGNS[roomKind(room)];
-  const health = game.heroes
-    .map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`)
-    .join(" · ");
+  const health = healthLine();
   return [
     t("share.title", { date: game.daily_date, ruleset: t(`ruleset.${game.ruleset}`) }),
     [
@@ -1537,6 +1535,10 @@ function shareText() {
     `${location.origin}/daily`,
   ].join("\n");
 }
+
+// Each hero's health out of its maximum, for the share text and the card: "8/20 · 0/20".
+const healthLine = () =>
+  game.heroes.map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`).join(" · ");
 
 // How a room of the day went, for the share text: its sign, and its words when spoken.
 function roomKind(room) {
@@ -1568,9 +1570,7 @@ const dayPar = () => (day?.id === game.id ? parShare(day.data) : null);
 
 // The result card's facts: what the share text says, drawn (see share.js).
 function resultCard() {
-  const health = game.heroes
-    .map((hero) => `${Math.max(0, hero.health)}/${hero.max_health}`)
-    .join(" · ");
+  const health = healthLine();
   return {
     title: [t("mode.daily"), dayName(game.daily_date), t(`ruleset.${game.ruleset}`)].join(" · "),
     lines: [
