@@ -180,7 +180,12 @@ def test_whole_solo_game_with_clicks_and_keys(browser: Any, server: str) -> None
     assert "Move 2 of" in page.locator(".replay-caption").inner_text()
     page.click("h1")
     page.keyboard.press("ArrowRight")
-    assert "Move 3 of" in page.locator(".replay-caption").inner_text()
+    # a random dungeon can end on its second move (a big monster, then a bigger one)
+    caption = page.locator(".replay-caption").inner_text()
+    found = re.search(r"of (\d+)", caption)
+    assert found, caption
+    moves = int(found.group(1))
+    assert f"Move {min(3, moves)} of {moves}" in caption
     context.close()
 
 
