@@ -17,6 +17,8 @@
                                 ``scoundrel serve --workers``)
 ``SCOUNDREL_DAILY_PAR``         ``off``: no par is worked out for the dungeons of the day
                                 (default ``on``: a worker process works each day's out once)
+``SCOUNDREL_PYODIDE``           a folder holding Pyodide for offline play (default: the one
+                                ``scoundrel pyodide`` downloads, else ``node_modules``)
 =============================== ============================================================
 
 An empty variable is an unset one. A value a setting cannot have is a :class:`SettingError`
@@ -50,6 +52,7 @@ class Settings:
     daily_per_address: int = 5
     alone: bool = True
     daily_par: bool = True
+    pyodide: str | None = None
 
     @classmethod
     def read(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -89,6 +92,7 @@ class Settings:
             daily_per_address=per_address,
             alone=flag("ALONE", cls.alone),
             daily_par=flag("DAILY_PAR", cls.daily_par),
+            pyodide=text("PYODIDE"),
         )
 
     def for_workers(self) -> dict[str, str]:
@@ -99,6 +103,7 @@ class Settings:
             "DAILY_SECRET": self.daily_secret,
             "COOKIE_SECRET": self.cookie_secret,
             "REDIS": self.redis,
+            "PYODIDE": self.pyodide,
         }
         environ = {f"SCOUNDREL_{name}": value or "" for name, value in given.items()}
         environ.update(

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from scoundrel.core import Move, Rules, State, random_deal
 from scoundrel.core.label import action_labels, move_label, weapon_limit
 from scoundrel.core.moves import CARD_MOVES
-from scoundrel.web.views import position_view
+from scoundrel.web.position import position_view
 
 RULES = {
     "solo": Rules.solo(),

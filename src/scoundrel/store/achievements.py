@@ -168,7 +168,8 @@ def award(store: GameStore, game: StoredGame) -> dict[str, list[str]]:
     from a record file, or one its day closed, earns nothing."""
     if game.loaded or not game.is_over or game.status == "closed":
         return {}
-    fair = not game.undo_count and not game.hint_count
+    # played offline, the deck was on the player's device: a game with help
+    fair = not game.undo_count and not game.hint_count and not game.offline
     codes = decide(game.record, fair, daily=game.mode == "daily")
     stamp = now()
     with store.engine.connect() as connection:

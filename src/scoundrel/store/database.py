@@ -79,6 +79,9 @@ games = Table(
     Column("client", String(64), nullable=True),
     # brought from a record file (the terminal's --load): listed, never in the records
     Column("loaded", Boolean, nullable=False, server_default=false()),
+    # played offline in the browser and sent once over: the key its page made for it (one
+    # game kept once however often it is sent); never ranked (revision 0008)
+    Column("offline_key", String(32), nullable=True),
     # partial: most games have no invite, day or client, and no search would find them
     # there (revision 0004)
     _partial("game_invite", "invite", where="invite IS NOT NULL", unique=True),
@@ -90,6 +93,9 @@ games = Table(
         "ruleset",
         where="mode = 'daily'",
         unique=True,
+    ),
+    _partial(
+        "offline_game", "player_id", "offline_key", where="offline_key IS NOT NULL", unique=True
     ),
     _partial("daily_board", "daily_date", "ruleset", "status", where="daily_date IS NOT NULL"),
 )
@@ -158,11 +164,16 @@ def _scripts() -> ScriptDirectory:
 SCHEMA_VERSION: str = _scripts().get_current_head() or ""
 
 
-def default_url() -> str:
-    """A SQLite file in the user's data directory."""
+def data_folder() -> Path:
+    """The user's data folder for this program (it may not exist yet)."""
     from platformdirs import user_data_dir
 
-    folder = Path(user_data_dir("scoundrel", appauthor=False))
+    return Path(user_data_dir("scoundrel", appauthor=False))
+
+
+def default_url() -> str:
+    """A SQLite file in the user's data directory."""
+    folder = data_folder()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'scoundrel.sqlite3'}"
 

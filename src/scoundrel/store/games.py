@@ -340,6 +340,9 @@ class StoredGame:
     partner to choose weapon or bare hands."""
     loaded: bool = False
     """Brought from a record file rather than dealt here: listed, never in the records."""
+    offline_key: str | None = None
+    """Played offline in the browser, then sent and checked (:mod:`.offline`): the key its
+    page made for it."""
 
     def but(self, **changes: Any) -> StoredGame:
         """This game with ``changes`` made: :func:`dataclasses.replace`, without its
@@ -356,6 +359,11 @@ class StoredGame:
     def online(self) -> bool:
         """Played on two devices, each hero's seat held by one player."""
         return self.invite is not None
+
+    @property
+    def offline(self) -> bool:
+        """Played offline in the browser, its deck on the player's device: never ranked."""
+        return self.offline_key is not None
 
     @property
     def record(self) -> Record:
@@ -400,12 +408,12 @@ def _rules(ruleset: str, options: str) -> Rules:
 
 
 @functools.lru_cache(maxsize=256)
-def _options_text(rules: Rules) -> str:
+def options_text(rules: Rules) -> str:
     """A game's options as its row keeps them (JSON), made once for each set of rules."""
     return json.dumps(rules.options)
 
 
-def _row_to_game(row: Any) -> StoredGame:
+def row_to_game(row: Any) -> StoredGame:
     return StoredGame(
         id=row.id,
         player_id=row.player_id,
@@ -424,6 +432,7 @@ def _row_to_game(row: Any) -> StoredGame:
         invite=row.invite,
         pending=row.pending,
         loaded=bool(row.loaded),
+        offline_key=row.offline_key,
     )
 
 
@@ -666,7 +675,7 @@ class GameStore:
             "mode": mode,
             "daily_date": date,
             "ruleset": rules.ruleset,
-            "options": _options_text(rules),
+            "options": options_text(rules),
             "deck": format_cards(deck),
             "moves": "",
             "move_count": 0,
@@ -681,6 +690,7 @@ class GameStore:
             "client": client if mode == Mode.DAILY else None,
             "pending": None,
             "loaded": loaded,
+            "offline_key": None,
         }
         try:
             if not online:
@@ -701,7 +711,7 @@ class GameStore:
                     return existing
             raise
         self._remember(game_id, (), state)
-        return self._keep(_row_to_game(SimpleNamespace(**values)))
+        return self._keep(row_to_game(SimpleNamespace(**values)))
 
     def _secret(self, secret: str | _Own | None) -> str | None:
         return self.daily_secret if isinstance(secret, _Own) else secret
@@ -752,7 +762,7 @@ class GameStore:
                     )
                 )
             ).first()
-        return None if row is None else self._dated(_row_to_game(row))
+        return None if row is None else self._dated(row_to_game(row))
 
     def load(self, game_id: str) -> StoredGame:
         """The game as the database has it now (an attempt at a day that is over: closed)."""
@@ -760,7 +770,7 @@ class GameStore:
             row = connection.execute(_LOAD, {"game_id": game_id}).first()
         if row is None:
             raise NotFound(f"there is no game {game_id!r}", reason="no_such_game")
-        return self._keep(self._dated(_row_to_game(row)))
+        return self._keep(self._dated(row_to_game(row)))
 
     def _dated(self, stored: StoredGame) -> StoredGame:
         """``stored``, closed first if it is an attempt at the dungeon of a day that is
@@ -775,7 +785,7 @@ class GameStore:
                 .values(status=CLOSED, updated_at=stamp, finished_at=stamp)
             )
             row = connection.execute(_LOAD, {"game_id": stored.id}).first()
-        return _row_to_game(row)
+        return row_to_game(row)
 
     def _keep(self, stored: StoredGame) -> StoredGame:
         with self._lock:
@@ -859,10 +869,10 @@ class GameStore:
         )
         self._remember(game_id, moves, state)
         if state.is_over:
-            self._award(played)
+            self.keep_awards(played)
         return self._keep(played), state
 
-    def _award(self, game: StoredGame) -> None:
+    def keep_awards(self, game: StoredGame) -> None:
         """Keep what the game just over earned (:mod:`.achievements`). The move is kept
         already: a failure here is logged, and loses nothing of the game."""
         try:
@@ -1003,7 +1013,7 @@ class GameStore:
             row = connection.execute(
                 _CURRENT, {"player_id": player_id, "today": self.today().isoformat()}
             ).first()
-        return None if row is None else _row_to_game(row)
+        return None if row is None else row_to_game(row)
 
     def history(self, player_id: str, limit: int = 50) -> list[StoredGame]:
         """The player's games, newest first: their own and the online co-op games they
@@ -1015,7 +1025,7 @@ class GameStore:
                 .order_by(games.c.created_at.desc())
                 .limit(limit)
             ).all()
-        return [self._dated(_row_to_game(row)) for row in rows]
+        return [self._dated(row_to_game(row)) for row in rows]
 
     def stats(self, player_id: str) -> list[dict[str, Any]]:
         """Per mode and ruleset: games finished, wins, win rate, best score (also without

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from scoundrel import __version__
 from scoundrel.settings import Settings
 from scoundrel.store import GameStore, connect, warm
-from scoundrel.store.database import now
+from scoundrel.store.database import data_folder, now
 from scoundrel.store.pars import DailyPars
 
 from .analysis import Analyses
@@ -40,6 +40,7 @@ from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
 from .limits import Buckets, DailyGate, Limits, until_tomorrow
 from .live import Hub
+from .offline_assets import OfflineAssets, find_pyodide
 from .pars import Pars
 from .play import Play, PlaySocket
 from .routes import ROUTERS
@@ -110,6 +111,7 @@ def create_app(
         lambda: until_tomorrow(moment()),
     )
     assets = Assets(STATIC)
+    offline = OfflineAssets(find_pyodide(settings.pyodide, data_folder()))
     analysts = analyses or Analyses()
     hinting = hints or Hints()
     hub = Hub(redis_url, alone=alone)
@@ -138,6 +140,7 @@ def create_app(
     )
     app.state.store = store
     app.state.assets = assets
+    app.state.offline = offline
     app.state.server = Parts(store, identity, play, hinting, analysts, hub, moment, pars)
     app.state.identity = identity
     app.state.buckets = buckets

@@ -7,7 +7,7 @@ from typing import Any
 
 from scoundrel.core.examples import EXAMPLES, played
 
-from .views import position_view
+from .position import position_view
 
 
 @cache

@@ -4,7 +4,7 @@ records between devices in :mod:`..identity`."""
 
 from __future__ import annotations
 
-from . import analysis, games, hints, pages, players, service
+from . import analysis, games, hints, offline, pages, players, service
 
 ROUTERS = (
     pages.router,
@@ -13,4 +13,5 @@ ROUTERS = (
     analysis.router,
     players.router,
     service.router,
+    offline.router,
 )

@@ -4,15 +4,18 @@ day for a dungeon of the day (hidden information)."""
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as _dt
+from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
 
-from scoundrel.store import Forbidden, StoredGame
+from scoundrel.core import Record, RecordError, ReplayError
+from scoundrel.store import Forbidden, StoredGame, offline
 
 from ..context import Parts, Player, Server, rate_limit
 from ..limits import client_address
-from ..play import MoveIn, NewGame, Seen
+from ..play import MOST_MOVES, MoveIn, NewGame, Seen
 from ..schemas import CurrentGame, GameView, RecordView, ReplayView, answers
 from ..views import game_view, replay_view
 
@@ -116,3 +119,62 @@ async def record(game_id: str, me: Player, server: Server) -> dict[str, Any]:
 async def replay(game_id: str, me: Player, server: Server) -> dict[str, Any]:
     """Every position of a finished game, for the viewer."""
     return replay_view(finished(server, game_id, me))
+
+
+class OfflineIn(BaseModel):
+    """A game the page played offline (the core run by Pyodide), sent once it is over."""
+
+    key: str = Field(min_length=16, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    """The key the page made for the game: sent again, it is the same game."""
+    mode: Literal["random", "daily"]
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    """A random dungeon's seed (M1)."""
+    daily_date: str | None = Field(default=None, max_length=10)
+    """The day of a public dungeon of the day (M2, no server's secret)."""
+    record: dict[str, Any]
+    """Its record (N3): rules, deck and moves."""
+    status: Literal["won", "lost"]
+    score: int = Field(ge=-999, le=999)
+    undo_count: int = Field(default=0, ge=0, le=MOST_MOVES)
+    started_at: _dt.datetime | None = None
+    finished_at: _dt.datetime | None = None
+
+
+@router.post(
+    "/api/games/offline",
+    status_code=201,
+    dependencies=[rate_limit("new_games", "new games")],
+    response_model=None,
+    responses=answers(GameView, 201),
+)
+async def offline_game(
+    body: OfflineIn, response: Response, me: Player, server: Server
+) -> dict[str, Any]:
+    """Keep a game played offline: its deck must be the deal it names, its moves are
+    replayed through the core, and its result must be the replay's (else 400 naming what
+    is wrong). It joins the player's records, marked, never ranked; sent again (an answer
+    lost), it is the game kept the first time (200)."""
+    try:
+        record = Record.from_dict(body.record)
+    except ReplayError as problem:  # a move the core does not allow where it stands
+        raise offline.illegal(problem) from None
+    except RecordError as problem:
+        raise offline.refuse(f"the record: {problem}", "offline_record") from None
+    if len(record.moves) > MOST_MOVES:
+        raise offline.refuse(f"a game has at most {MOST_MOVES} moves", "offline_record")
+    sent = offline.OfflineGame(
+        key=body.key,
+        mode=body.mode,
+        seed=body.seed,
+        date=body.daily_date,
+        record=record,
+        status=body.status,
+        score=body.score,
+        undo_count=body.undo_count,
+        started_at=body.started_at,
+        finished_at=body.finished_at,
+    )
+    kept, new = offline.keep(server.store, me, sent)
+    if not new:
+        response.status_code = 200
+    return game_view(kept, server.store.state(kept), owner=True, revealed=True)

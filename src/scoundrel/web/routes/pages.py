@@ -18,7 +18,7 @@ from scoundrel.core import ALL_CARDS
 from scoundrel.core.rules import VARIANT_VALUES
 from scoundrel.i18n import LANGUAGES, catalog, negotiate
 
-from ..views import move_words
+from ..position import move_words
 
 LANG_COOKIE = "scoundrel_lang"
 YEAR = 365 * 24 * 3600
@@ -32,7 +32,7 @@ CARD_VALUES = {card.code: card.value for card in ALL_CARDS}
 #: How a value is written (J for 11 … A for 14), for the counts of unseen cards, which
 #: go by value: the browser keeps no table of face cards.
 VALUE_RANKS = {card.value: card.rank for card in ALL_CARDS if card.suit is not None}
-#: Every move's notation with what the core calls it (``views.move_words``): the browser
+#: Every move's notation with what the core calls it (``position.move_words``): the browser
 #: names a move of a replay, a hint or an analysis from it, and never reads notation.
 MOVE_WORDS = move_words()
 #: The variants both rulesets take (V1, V2) with their values, the default first: the
@@ -74,6 +74,7 @@ def page(request: Request, name: str, **data: Any) -> HTMLResponse:
                 "ranks": VALUE_RANKS,
                 "moves": MOVE_WORDS,
                 "variants": VARIANT_CHOICES,
+                "offline": request.app.state.offline.boot(),
                 **data,
             },
             ensure_ascii=False,

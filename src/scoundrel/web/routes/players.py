@@ -46,6 +46,7 @@ async def about_me(me: Player, server: Server) -> dict[str, Any]:
             "hint_count": game.hint_count,
             "created_at": game.created_at.isoformat(),
             "online": game.online,
+            "offline": game.offline,
             "partner": partners.get(game.id),
         }
         for game in played
