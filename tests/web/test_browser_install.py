@@ -80,12 +80,12 @@ def test_without_a_network_the_pages_open_and_say_so(browser: Any, server: str) 
     for path in ("/rules", "/daily", "/records", "/"):
         page.goto(server + path)
         page.wait_for_selector("header.top")
-        note = page.locator(".offline-note")
+        note = page.locator(".offline-banner")
         assert note.is_visible() and "offline" in note.inner_text()
     context.set_offline(False)
     page.goto(server + "/")
     page.wait_for_selector(".room-cards .card")  # the game in play, as the server has it
-    assert not page.locator(".offline-note").is_visible()
+    assert not page.locator(".offline-banner").count()
     # the copies kept are the pages, this version's files and the rules' examples: never a
     # game's position
     kept = page.evaluate(

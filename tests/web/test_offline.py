@@ -63,6 +63,7 @@ def test_the_offline_table_shows_what_the_server_shows() -> None:
     same record, and the deck is shown only once the game is over."""
     game = ask(op="deal", settings={"mode": "random", "ruleset": "solo"})["game"]
     assert game["offline"] and game["id"] == f"offline-{game['key']}"
+    assert 0 <= game["seed"] < 2**53  # the page's JSON keeps it exactly
     assert game["record"] is None and "deck" not in json.dumps(game)
     rules = Rules.solo()
     deck = random_deal(rules, game["seed"])

@@ -221,11 +221,23 @@ _DOCS_POLICY = (
 )
 
 
+#: The offline table's worker compiles Pyodide's WebAssembly (and nothing else may).
+_WORKER_POLICY = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
+    "base-uri 'none'; object-src 'none'"
+)
+OFFLINE_WORKER = "/js/offline-worker.js"
+
+
 def content_policy(scope: Scope) -> str:
     """The Content-Security-Policy for an answer: this origin only, no inline script or
-    style, never in a frame; WebSockets to this host."""
-    if scope.get("path", "").startswith("/api/docs"):
+    style, never in a frame; WebSockets to this host. The offline table's worker may also
+    compile WebAssembly."""
+    path = scope.get("path", "")
+    if path.startswith("/api/docs"):
         return _DOCS_POLICY
+    if path.endswith(OFFLINE_WORKER):
+        return _WORKER_POLICY
     host = _header(scope, b"host")
     secure = scope.get("scheme") in ("https", "wss")
     return _policy(host if host and _HOST.match(host) else None, secure)

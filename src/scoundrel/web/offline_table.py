@@ -36,6 +36,9 @@ from scoundrel.core.deal import parse_date
 
 from .position import position_view, run_view
 
+#: A random dungeon's seed: a whole number JavaScript holds exactly (below 2**53), since
+#: the page keeps the game as JSON.
+SEED_BITS = 52
 #: The states of the last games shown, by key: a move replays nothing.
 _STATES: OrderedDict[str, tuple[tuple[str, ...], State]] = OrderedDict()
 _KEEP = 8
@@ -133,7 +136,7 @@ def deal(settings: dict[str, Any]) -> dict[str, Any]:
         "finished_at": None,
     }
     if mode == "random":
-        game["seed"] = secrets.randbits(63)
+        game["seed"] = secrets.randbits(SEED_BITS)
     elif mode == "daily":
         if rules != Rules.from_options(rules.ruleset):
             raise Refused(

@@ -2,7 +2,9 @@
 // in by the server). It keeps the pages and this version's files, so that the game opens
 // at once and opens at all without a network; it never keeps a game's position, nor any
 // answer of the API but the rules' worked examples: a position always comes from the
-// server, never from a copy.
+// server, never from a copy. Offline play's files (Pyodide and the core, under /offline/,
+// each address naming its version) are kept by the page once the player turns offline
+// play on (offline.js); this worker serves them from that copy.
 const VERSION = "__VERSION__";
 const PREFIX = "__PREFIX__"; // this version's files: /static/<hash>, never changed
 const FILES = __FILES__;
@@ -43,7 +45,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith(`${PREFIX}/`)) {
+  if (url.pathname.startsWith(`${PREFIX}/`) || url.pathname.startsWith("/offline/")) {
     // this version's files never change: the copy, else the network
     event.respondWith(caches.match(request).then((kept) => kept ?? fetch(request)));
     return;

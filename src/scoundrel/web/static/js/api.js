@@ -3,6 +3,7 @@
 import { t, has } from "./i18n.js";
 import { refusalText } from "./board.js";
 import { el } from "./dom.js";
+import { setting } from "./settings.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000]; // then every 8 s
 
@@ -51,7 +52,7 @@ export async function api(path, { method = "GET", body } = {}) {
 
 // The Error for a refusal: its text in the player's language, with the status, code and
 // reason the callers look at.
-function refused(status, data) {
+export function refused(status, data) {
   const error = new Error(
     errorText(data.error ?? { code: status >= 500 ? "internal" : undefined }),
   );
@@ -166,18 +167,41 @@ export function request(op, fields, path, body, recover = null) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-// The banner at the top of the page while the server cannot be reached; when it comes
-// back, a short "Connected again".
+// One line under the header while the page has no connection: the browser's word that
+// the network is gone, or a request the server did not answer (then it tries again, and
+// says "Connected again" when it is back). With offline play on it says that the games go
+// on on this device.
 let banner = null;
+let retrying = false;
 function offline(on) {
-  if (on && !banner) {
-    banner = el("div", { class: "offline-banner", role: "alert", text: t("error.offline") });
-    document.body.prepend(banner);
-  } else if (!on && banner) {
-    banner.remove();
+  const was = retrying;
+  retrying = on;
+  showConnection();
+  if (was && !on) toast(t("error.back_online"));
+}
+
+export function showConnection() {
+  const down = retrying || (typeof navigator !== "undefined" && navigator.onLine === false);
+  if (!down) {
+    banner?.remove();
     banner = null;
-    toast(t("error.back_online"));
+    return;
   }
+  if (!banner) {
+    banner = el("p", { role: "status" });
+    const header = document.querySelector("header.top");
+    if (header) header.after(banner);
+    else document.body.prepend(banner);
+  }
+  banner.className = `offline-banner${retrying ? " retrying" : ""}`;
+  banner.textContent = retrying
+    ? t("error.offline")
+    : t(setting("offline_play") ? "offline.playing_here" : "offline.notice");
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("offline", showConnection);
+  window.addEventListener("online", showConnection);
 }
 
 // biome-ignore lint/correctness/noUnusedVariables: read by ??= below: one wait in flight at a time

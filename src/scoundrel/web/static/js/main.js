@@ -1,6 +1,6 @@
 import { page, applyStatic, setupSwitcher, t } from "./i18n.js";
 import { apply as applySettings } from "./settings.js";
-import { el } from "./dom.js";
+import { showConnection } from "./api.js";
 
 applyStatic();
 applySettings(); // four-colour suits, where chosen
@@ -12,15 +12,7 @@ for (const link of document.querySelectorAll("nav a")) {
 // Installable: the service worker keeps the pages and this version's files (never a
 // game's position), so the game opens without a network and tells the player so.
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-const offline = el("p", { class: "offline-note", role: "status", hidden: navigator.onLine });
-offline.textContent = t("offline.notice");
-document.querySelector("header.top").after(offline);
-addEventListener("offline", () => {
-  offline.hidden = false;
-});
-addEventListener("online", () => {
-  offline.hidden = true;
-});
+showConnection(); // the line that says the page is offline, if it is
 const main = document.getElementById("main");
 main.replaceChildren();
 const modules = {

@@ -72,7 +72,7 @@ export async function start(main) {
       row.append(el("td", when.format(new Date(g.created_at))));
       const what = el(
         "td",
-        `${g.mode === "random" ? t("mode.random") : t(`mode.${g.mode}_on`, { date: g.daily_date })} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? ` · ${t("game.undo_used", { n: g.undo_count })}` : ""}${g.hint_count ? ` · ${t("game.hints_used", { n: g.hint_count })}` : ""}`,
+        `${g.mode === "random" ? t("mode.random") : t(`mode.${g.mode}_on`, { date: g.daily_date })} · ${t(`ruleset.${g.ruleset}`)}${g.undo_count ? ` · ${t("game.undo_used", { n: g.undo_count })}` : ""}${g.hint_count ? ` · ${t("game.hints_used", { n: g.hint_count })}` : ""}${g.offline ? ` · ${t("offline.badge")}` : ""}`,
       );
       if (g.online)
         what.append(

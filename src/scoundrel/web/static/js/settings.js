@@ -1,5 +1,6 @@
 // The player's settings for this browser (kept in localStorage): sound effects, a question
-// before a move that would kill a hero, and four-colour suits. All off by default.
+// before a move that would kill a hero, four-colour suits, and offline play. All off by
+// default.
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
@@ -18,7 +19,7 @@ const chosen = read();
 
 export const setting = (name) => chosen[name] === true;
 
-function set(name, on) {
+export function set(name, on) {
   chosen[name] = on;
   try {
     localStorage.setItem(KEY, JSON.stringify(chosen));
@@ -50,6 +51,7 @@ export function showSettings() {
     dialog.append(
       el("h2", { id: "settings-title", text: t("settings.title") }),
       list,
+      offlineSection(),
       el(
         "form",
         { method: "dialog" },
@@ -59,6 +61,52 @@ export function showSettings() {
     document.body.append(dialog);
   }
   if (!dialog.open) dialog.showModal();
+}
+
+// Offline play (offline.js): a box that downloads what it needs when ticked, and a line
+// that says where it stands. Without Pyodide on the server, the box is off and says why.
+function offlineSection() {
+  const status = el("p", { class: "note offline-status", role: "status" });
+  const box = el("input", { type: "checkbox", name: "offline_play" });
+  const section = el(
+    "fieldset",
+    { class: "offline-play" },
+    el("legend", { text: t("settings.offline_legend") }),
+    el("label", {}, box, document.createTextNode(" ")),
+    status,
+  );
+  import("./offline.js").then(async (offline) => {
+    const megabytes = new Intl.NumberFormat(document.documentElement.lang, {
+      maximumFractionDigits: 1,
+    }).format(offline.size() / 1e6);
+    box.after(t("settings.offline_play", { size: megabytes }));
+    box.checked = offline.enabled();
+    box.disabled = !offline.offered();
+    const say = async () => {
+      if (!offline.offered()) status.textContent = t("offline.not_offered");
+      else if (!offline.enabled()) status.textContent = t("settings.offline_off");
+      else
+        status.textContent = t(
+          (await offline.ready()) ? "settings.offline_ready" : "settings.offline_missing",
+        );
+    };
+    box.onchange = async () => {
+      box.disabled = true;
+      status.textContent = t(box.checked ? "settings.offline_loading" : "settings.offline_off");
+      try {
+        await offline.turn(box.checked);
+        await say();
+      } catch (error) {
+        box.checked = false;
+        set("offline_play", false);
+        status.textContent = error.message;
+      } finally {
+        box.disabled = false;
+      }
+    };
+    await say();
+  });
+  return section;
 }
 
 // Ask before a move that would kill a hero: resolves true to play it.

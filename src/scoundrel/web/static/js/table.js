@@ -1,12 +1,14 @@
 // The table: one game, solo or co-op, drawn from what the server says is legal.
 // No rule is decided here: the legal moves, their previews and the reasons a move is
-// refused all come from the server, which asks the rules core.
+// refused all come from the server, which asks the rules core; offline, from the same
+// core running in the page (offline.js), which answers as the server would.
 import { t, lang, modeName, has, bootData, dayName } from "./i18n.js";
 import { api, request, connectPlay, toast } from "./api.js";
 import { cardElement, backElement, kind, parse, symbol, valueName } from "./cards.js";
 import { refusalText, moveText, moveWords, labelText, limitText, saidText } from "./board.js";
 import { el } from "./dom.js";
 import * as online from "./online.js";
+import * as offline from "./offline.js";
 import { snapshot, animate, deal, celebrate, reduced } from "./motion.js";
 import { shiftDay, parPanel, fillPar, parShare, signed } from "./daily.js";
 import { resultSvg, svgAddress, shareResult, saveCard } from "./share.js";
@@ -45,6 +47,12 @@ export async function start(main) {
   });
   const asked = new URL(location.href).searchParams.get("game");
   const remembered = asked || localStorage.getItem(STORE_KEY);
+  offline.onSent(sentOffline);
+  offline.send(); // games played offline that the server has not had yet
+  const here = await offline.find(remembered ?? "").catch(() => null);
+  if (here) return show(here); // a game played on this device, as it was left
+  // no network, and offline play on: the game in play on this device (or a new one)
+  if (!navigator.onLine && offline.enabled()) return show(await offline.current());
   try {
     if (await online.start()) return; // /join/INVITE, /?table=ID, or a table in play
     if (remembered) {
@@ -63,8 +71,10 @@ export async function start(main) {
     if (current.game) return show(await online.adopt(current.game));
     show(null);
   } catch (error) {
-    toast(error.message, "error");
-    show(null);
+    // no server: the game in play on this device, if offline play is on
+    const here = error.code === "offline" ? await offline.current().catch(() => null) : null;
+    if (!here) toast(error.message, "error");
+    show(here);
   }
 }
 
@@ -72,13 +82,37 @@ async function newGame(settings) {
   if (busy) return;
   busy = true;
   try {
-    show(await request("new", settings, "/api/games", settings));
-    toast(t(settings.mode === "daily" ? "toast.daily_started" : "toast.new_game"));
+    if (offline.enabled() && !navigator.onLine) show(await offline.deal(settings));
+    else {
+      try {
+        show(await request("new", settings, "/api/games", settings));
+      } catch (error) {
+        if (error.code !== "offline" || !offline.enabled()) throw error;
+        show(await offline.deal(settings)); // the server is out of reach: play here
+      }
+    }
+    toast(
+      t(
+        offline.local(game)
+          ? "offline.started"
+          : settings.mode === "daily"
+            ? "toast.daily_started"
+            : "toast.new_game",
+      ),
+    );
   } catch (error) {
     toast(error.message, "error");
   } finally {
     busy = false;
   }
+}
+
+// A game played on this device reached the server (``kept``: its view there) or was
+// refused (``reason``): the table shows it as the server keeps it, or says why not.
+function sentOffline(played, kept, reason) {
+  if (!kept) return toast(t("offline.refused", { reason }), "error");
+  toast(t("offline.sent"));
+  if (game?.id === played.id) show(kept);
 }
 
 async function play(token) {
@@ -95,6 +129,19 @@ async function play(token) {
   busy = true;
   const before = game;
   const path = `/api/${game.online ? "tables" : "games"}/${game.id}`;
+  if (offline.local(game)) {
+    try {
+      const after = await offline.move(game, token);
+      selected = null;
+      giving = false;
+      show(after, before);
+    } catch (error) {
+      toast(error.message, "error");
+    } finally {
+      busy = false;
+    }
+    return;
+  }
   try {
     const body = { move: token, ...seen(game) };
     // a move whose answer the socket lost may have been played: the game says whether
@@ -146,6 +193,17 @@ async function undo() {
   )
     return;
   busy = true;
+  if (offline.local(game)) {
+    try {
+      show(await offline.undo(game));
+      toast(t("toast.undone"));
+    } catch (error) {
+      toast(error.message, "error");
+    } finally {
+      busy = false;
+    }
+    return;
+  }
   const path = `/api/games/${game.id}`;
   try {
     const body = seen(game);
@@ -184,7 +242,8 @@ if (typeof document !== "undefined") {
 }
 
 async function refresh(told) {
-  if (!game || game.online || !game.owner || game.status !== "playing" || busy) return;
+  if (!game || game.online || offline.local(game) || !game.owner) return;
+  if (game.status !== "playing" || busy) return;
   const shown = seen(game);
   if (told && told.after === shown.after && told.undos === shown.undos) return;
   const asked = game;
@@ -207,6 +266,7 @@ const adviceHere = () => (advice && game && advice.position === position(game) ?
 
 async function askHint() {
   if (busy || !game || game.status !== "playing" || !online.mayAct(game) || game.pending) return;
+  if (offline.local(game)) return toast(t("offline.no_hints"), "error");
   if (!adviceHere()) {
     busy = true;
     setThinking(true);
@@ -1266,12 +1326,9 @@ function roomPanel(before) {
   return panel;
 }
 
-function controls() {
-  const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
-  const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
-  help.append(el("kbd", { text: "?" }), document.createTextNode(` ${t("act.keys")}`));
-  // on a phone the gear alone (its name stays the button's name)
-  const options = el(
+// The settings (settings.js): on a phone the gear alone (its name stays the button's name).
+const settingsButton = () =>
+  el(
     "button",
     {
       class: "settings-button",
@@ -1282,6 +1339,12 @@ function controls() {
     "⚙",
     el("span", { class: "label", text: ` ${t("settings.title")}` }),
   );
+
+function controls() {
+  const bar = el("section", { class: "controls", "aria-label": t("table.controls") });
+  const help = el("button", { class: "keys-button", "aria-keyshortcuts": "?", onclick: showKeys });
+  help.append(el("kbd", { text: "?" }), document.createTextNode(` ${t("act.keys")}`));
+  const options = settingsButton();
   if (game.status !== "playing") {
     bar.append(help, options);
     return bar;
@@ -1319,7 +1382,7 @@ function controls() {
     u.append(el("kbd", { text: "U" }), document.createTextNode(` ${t("act.undo")}`));
     bar.append(u);
   }
-  if (online.mayAct(game) && !game.pending) {
+  if (online.mayAct(game) && !game.pending && !offline.local(game)) {
     const h = el("button", { class: "hint-button", "aria-keyshortcuts": "H", onclick: askHint });
     hintButtonState(h);
     bar.append(h);
@@ -1356,6 +1419,8 @@ function header() {
     head.append(
       el("p", { class: "badge hint-badge", text: t("game.hints_used", { n: game.hint_count }) }),
     );
+  if (game.offline)
+    head.append(el("p", { class: "badge offline-badge", text: t("offline.badge") }));
   return head;
 }
 
@@ -1430,7 +1495,8 @@ function gameOver() {
       }),
     );
   }
-  if (game.run && game.mode === "daily") {
+  const here = offline.local(game); // played on this device: not on the server yet
+  if (game.run && game.mode === "daily" && !here) {
     buttons.prepend(
       el("button", {
         class: "primary share",
@@ -1465,7 +1531,21 @@ function gameOver() {
       dayPanel(),
     );
   }
-  if (game.record) {
+  if (game.record && here) {
+    buttons.append(
+      el("button", {
+        class: "copy-record",
+        text: t("over.copy_record"),
+        onclick: () => copy(JSON.stringify(game.record), t("toast.record_copied")),
+      }),
+    );
+    box.append(
+      el("p", {
+        class: "note offline-waiting",
+        text: game.refused ? t("offline.refused", { reason: game.refused }) : t("offline.waiting"),
+      }),
+    );
+  } else if (game.record) {
     buttons.append(
       el("button", {
         class: "copy-record",
@@ -1483,8 +1563,8 @@ function gameOver() {
     box.append(el("p", { class: "note", text: t("over.daily_hidden") }));
   }
   box.append(buttons);
-  if (game.record && game.status !== "closed") box.append(analysisPanel()); // a closed attempt never ended
-  if (game.mode === "daily")
+  if (game.record && game.status !== "closed" && !here) box.append(analysisPanel()); // a closed attempt never ended
+  if (game.mode === "daily" && !here)
     box.append(el("p", {}, el("a", { href: "/daily", text: t("over.leaderboard") })));
   return box;
 }
@@ -1742,7 +1822,7 @@ function show(view, before = null) {
   } // online: the partner moved
   game = view;
   if (view && !view.online) {
-    if (view.owner) connectPlay(); // its next moves go over the game socket
+    if (view.owner && !offline.local(view)) connectPlay(); // its next moves go over the game socket
     if (view.owner && before?.id === view.id && tabs)
       tabs.postMessage({ id: view.id, ...seen(view) });
     try {
@@ -1775,9 +1855,9 @@ function show(view, before = null) {
     if (game.status === "won" && over) celebrate(over);
     over?.scrollIntoView({ block: "start", behavior: reduced() ? "auto" : "smooth" });
     over?.focus({ preventScroll: true });
-    announceAchievements(game.id);
+    if (!offline.local(game)) announceAchievements(game.id);
   }
-  if (game?.record && !analysis) loadAnalysis(game.id);
+  if (game?.record && !analysis && !offline.local(game)) loadAnalysis(game.id);
 }
 
 // Tell a screen reader what the last move did, in the polite live region: the move's label
@@ -1829,6 +1909,7 @@ function render(before = null) {
       el("h1", { text: t("app.welcome") }),
       el("p", { class: "lead", text: t("app.tagline") }),
       setup,
+      el("p", { class: "welcome-settings" }, settingsButton()),
     );
     return;
   }
