@@ -194,9 +194,12 @@ export function showConnection() {
     else document.body.prepend(banner);
   }
   banner.className = `offline-banner${retrying ? " retrying" : ""}`;
-  banner.textContent = retrying
-    ? t("error.offline")
-    : t(setting("offline_play") ? "offline.playing_here" : "offline.notice");
+  // the browser knows the network is gone: say what that means here; else the server
+  // alone is out of reach
+  banner.textContent =
+    navigator.onLine === false
+      ? t(setting("offline_play") ? "offline.playing_here" : "offline.notice")
+      : t("error.offline");
 }
 
 if (typeof window !== "undefined") {
