@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from browsers import running, take_first_offered
 
-from scoundrel.web.offline_assets import find_pyodide
+from scoundrel.pyodide import find_pyodide
 
 if find_pyodide(None, None) is None:
     if os.environ.get("CI"):

@@ -416,6 +416,26 @@ def _player(level: str, rules: Rules) -> Player:
     return RandomPlayer() if level == "random" else Bot()
 
 
+def cmd_pyodide(args: argparse.Namespace) -> int:
+    """Download Pyodide into the data folder, where ``scoundrel serve`` finds it."""
+    from scoundrel.pyodide import PYODIDE_TARBALL, PYODIDE_VERSION, find_pyodide, install_pyodide
+    from scoundrel.store.database import data_folder
+
+    found = find_pyodide(None, data_folder())
+    if found is not None:
+        print(f"Pyodide {PYODIDE_VERSION} is in {found}: the browser game offers offline play.")
+        return 0
+    print(f"Downloading Pyodide {PYODIDE_VERSION} from {PYODIDE_TARBALL} …", flush=True)
+    try:
+        folder = install_pyodide(data_folder())
+    except OSError as error:
+        raise UsageError(f"could not download Pyodide: {error}") from None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    print(f"Pyodide {PYODIDE_VERSION} is in {folder}: the browser game offers offline play.")
+    return 0
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     from scoundrel.solver.bot import BotResult, play_games
 
@@ -836,6 +856,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
+
+    pyodide = commands.add_parser(
+        "pyodide",
+        help="download Pyodide (about 6 MB) so that the browser game can be played offline",
+        description="Download the pinned Pyodide from the npm registry, check its published "
+        "hash and keep it in the data folder, where scoundrel serve finds it (or set "
+        "SCOUNDREL_PYODIDE to a folder holding it).",
+    )
+    pyodide.set_defaults(func=cmd_pyodide)
 
     completion = commands.add_parser(
         "completion",

@@ -18,6 +18,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from scoundrel import __version__
+from scoundrel.pyodide import find_pyodide
 from scoundrel.settings import Settings
 from scoundrel.store import GameStore, connect, warm
 from scoundrel.store.database import data_folder, now
@@ -40,7 +41,7 @@ from .hints import Hints
 from .identity import Identity, PlayerCookie, add_transfer_routes
 from .limits import Buckets, DailyGate, Limits, until_tomorrow
 from .live import Hub
-from .offline_assets import OfflineAssets, find_pyodide
+from .offline_assets import OfflineAssets
 from .pars import Pars
 from .play import Play, PlaySocket
 from .routes import ROUTERS

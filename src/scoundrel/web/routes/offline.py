@@ -8,9 +8,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
+from scoundrel.pyodide import PYODIDE_FILES, PYODIDE_VERSION
 from scoundrel.store import NotFound
 
-from ..offline_assets import PYODIDE_FILES, PYODIDE_VERSION, OfflineAssets
+from ..offline_assets import OfflineAssets
 
 router = APIRouter(include_in_schema=False)
 
