@@ -26,7 +26,16 @@ def contracts() -> dict[str, dict[str, Any]]:
 
 def test_the_contracts_are_the_layers() -> None:
     found = contracts()
-    assert set(found) == {"core", "solver", "rl", "batch", "store", "interfaces", "cli-main"}
+    assert set(found) == {
+        "core",
+        "solver",
+        "rl",
+        "batch",
+        "store",
+        "offline",
+        "interfaces",
+        "cli-main",
+    }
     # the core may import nothing else of scoundrel: every other module of the package,
     # including one added later, has to be on its forbidden list
     siblings = {
@@ -37,6 +46,10 @@ def test_the_contracts_are_the_layers() -> None:
     } - {"scoundrel.core"}
     assert found["core"]["source_modules"] == ["scoundrel.core"]
     assert set(found["core"]["forbidden_modules"]) == siblings
+    # the browser's offline worker is given the core and these two modules alone
+    offline = found["offline"]
+    assert offline["source_modules"] == ["scoundrel.web.position", "scoundrel.web.offline_table"]
+    assert set(offline["forbidden_modules"]) >= siblings - {"scoundrel.web"}
     assert set(found["solver"]["forbidden_modules"]) == {
         "scoundrel.web",
         "scoundrel.store",

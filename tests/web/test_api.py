@@ -694,7 +694,7 @@ def test_a_whole_game_through_the_api(
     assert replay["steps"][0]["heroes"] == start["heroes"]
     assert replay["steps"][-1] == without(
         end, "id", "mode", "daily_date", "ruleset", "options", "moves", "undo_count",
-        "hint_count", "owner", "record", "run",
+        "hint_count", "owner", "record", "run", "offline",
     )  # fmt: skip
     assert get_game(client, game_id) == end
     assert client.get("/api/games/current").json() == {"game": None}

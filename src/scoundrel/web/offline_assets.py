@@ -65,6 +65,7 @@ class OfflineAssets:
         if self.pyodide is None:
             return None
         return {
+            "version": PYODIDE_VERSION,
             "pyodide": f"/offline/pyodide/{PYODIDE_VERSION}/",
             "files": list(PYODIDE_FILES),
             "code": f"/offline/scoundrel-{self.code_hash}.zip",

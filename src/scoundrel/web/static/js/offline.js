@@ -13,7 +13,7 @@ import { setting, set } from "./settings.js";
 const boot = bootData.offline; // null: this server does not offer offline play
 const PREFIX = "offline-"; // a game kept on this device, and the caches of offline play
 const caches_ = () => (typeof caches === "undefined" ? null : caches);
-const pyodideCache = () => `${PREFIX}pyodide-${boot.pyodide.split("/").at(-2)}`;
+const pyodideCache = () => `${PREFIX}pyodide-${boot.version}`;
 const codeCache = () => `${PREFIX}code-${boot.code}`;
 
 export const offered = () => !!boot;
