@@ -820,6 +820,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "undo_count": 0,
             "hint_count": 0,
             "online": False,  # a co-op game at one keyboard: no partner on another device
+            "offline": False,
             "partner": None,
         },
         {
@@ -834,6 +835,7 @@ def test_stats_and_history_after_a_finished_game(client: TestClient) -> None:
             "undo_count": 0,
             "hint_count": 0,
             "online": False,
+            "offline": False,
             "partner": None,
         },
     ]
