@@ -192,7 +192,10 @@ def test_a_record_changed_by_hand_is_refused(client: TestClient, change: str, re
         record["deck"] = "XX " + record["deck"]
     refused = client.post("/api/games/offline", json=body)
     assert refused.status_code == 400, refused.text
-    assert refused.json()["error"]["reason"] == reason
+    error = refused.json()["error"]
+    assert error["reason"] == reason
+    if change == "move":  # the message names the move: it asks for these two
+        assert set(error["params"]) == {"number", "move"} and error["params"]["move"] == "F"
     assert client.get("/api/me").json()["history"] == []
 
 

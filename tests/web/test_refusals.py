@@ -68,6 +68,7 @@ def test_the_messages_ask_only_for_the_params_the_server_sends() -> None:
     assert asked["error.rate_limited"] == {"wait"}
     assert asked["error.too_many_daily_attempts"] == {"count"}
     assert asked["error.unknown"] == {"message"}
+    assert asked["error.offline_illegal"] == {"number", "move"}
     waits = {"error.hints_busy", "error.hint_timeout", "error.hint_failed"}
     assert all(asked[key] == {"wait"} for key in waits)
     others = (
@@ -77,6 +78,7 @@ def test_the_messages_ask_only_for_the_params_the_server_sends() -> None:
             "error.rate_limited",
             "error.too_many_daily_attempts",
             "error.unknown",
+            "error.offline_illegal",
         }
     )
     assert not others, others
