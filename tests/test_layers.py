@@ -30,6 +30,7 @@ def test_the_contracts_are_the_layers() -> None:
         "core",
         "solver",
         "rl",
+        "arena",
         "batch",
         "store",
         "offline",
@@ -58,6 +59,13 @@ def test_the_contracts_are_the_layers() -> None:
     # the learning environments build on the core and the solver only, like a bot
     assert found["rl"]["source_modules"] == ["scoundrel.rl"]
     assert set(found["rl"]["forbidden_modules"]) == {
+        "scoundrel.web",
+        "scoundrel.store",
+        "scoundrel.cli",
+    }
+    # the arena plays the package's policies and others' on held-out deals, like a bot
+    assert found["arena"]["source_modules"] == ["scoundrel.arena"]
+    assert set(found["arena"]["forbidden_modules"]) == {
         "scoundrel.web",
         "scoundrel.store",
         "scoundrel.cli",

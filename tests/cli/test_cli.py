@@ -301,8 +301,13 @@ def _interrupt_default() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["bench", "--games", "100000000"], ["bot", "--games", "1000000", "--jobs", "2"]],
-    ids=["bench", "bot"],
+    [
+        ["bench", "--games", "100000000"],
+        ["bot", "--games", "1000000", "--jobs", "2"],
+        ["arena", "fast", "random", "--games", "1000000", "--jobs", "2"],
+        ["arena", "fast", "--games", "1000000"],
+    ],
+    ids=["bench", "bot", "arena", "arena-one-process"],
 )
 def test_ctrl_c_stops_a_long_command_at_once(args: list[str]) -> None:
     """Ctrl+C (SIGINT to the terminal's whole process group) ends the command within a

@@ -10,11 +10,10 @@ import datetime as _dt
 import io
 import json
 import os
-import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +30,7 @@ from scoundrel.core import (
     parse_date,
     random_deal,
 )
-
-if TYPE_CHECKING:
-    from scoundrel.solver.bot import BotResult, Player
-
-    from .words import Words
-
+from scoundrel.core.deal import HELD_OUT as HELD_OUT_SEED
 from scoundrel.i18n import LANGUAGES
 from scoundrel.settings import SettingError, Settings
 
@@ -49,6 +43,12 @@ from .leaving import (
     on_leaving_signals,
 )
 from .render import analysis_text, outcome_text, position_text
+
+if TYPE_CHECKING:
+    from scoundrel.solver.bot import BotResult, Player
+    from scoundrel.spread import Spread
+
+    from .words import Words
 
 #: Terminals the full-screen game cannot draw on: the line game is played there.
 PLAIN_TERMINALS = frozenset({"", "dumb", "unknown", "emacs"})
@@ -118,6 +118,15 @@ def _add_deal_options(
     parser.add_argument(
         "--secret",
         help="mix a server's secret into the daily deal (also SCOUNDREL_DAILY_SECRET)",
+    )
+
+
+def _add_ray_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="spread the deals over the Ray cluster at ADDRESS (host:port, or auto) "
+        "instead of this machine's processes (the ray extra)",
     )
 
 
@@ -407,13 +416,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def _player(level: str, rules: Rules) -> Player:
-    from scoundrel.solver import Bot, SearchBot
-    from scoundrel.solver.bot import RandomPlayer
-    from scoundrel.solver.searcher import advice_playouts
+    from scoundrel.arena.policies import named
 
-    if level == "search":  # as many playouts as hints use (fewer in co-op, to stay quick)
-        return SearchBot(playouts=advice_playouts(rules))
-    return RandomPlayer() if level == "random" else Bot()
+    return named(level, rules)
 
 
 def cmd_pyodide(args: argparse.Namespace) -> int:
@@ -442,22 +447,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    cores = os.cpu_count() or 1
-    if args.jobs > cores:
-        print(
-            f"scoundrel bot: --jobs {args.jobs} is more than the {cores} cores: using {cores}",
-            file=sys.stderr,
-        )
-        args.jobs = cores
+    args.jobs = _jobs(args.jobs, "bot")
     bar = _bar(args.games, sys.stderr.isatty() and not args.json)
     started = time.perf_counter()
     try:
-        if args.jobs == 1:
+        if args.jobs == 1 and args.ray is None:
             result = play_games(rules, args.games, args.seed, bar, _player(args.level, rules))
         else:
-            result = _bot_jobs(rules, args.games, args.seed, args.jobs, bar, args.level)
+            with _spread(args.jobs, args.ray) as spread:
+                result = _bot_jobs(rules, args.games, args.seed, spread, bar, args.level)
     except KeyboardInterrupt:
         print("\nscoundrel bot: cancelled", file=sys.stderr)
         return 130
@@ -475,6 +473,96 @@ def cmd_bot(args: argparse.Namespace) -> int:
         f"{result.seconds:.1f} s (seeds {args.seed}–{args.seed + args.games - 1})"
     )
     return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from scoundrel.arena import PolicyError, arena
+    from scoundrel.spread import SpreadError
+
+    rules = _rules(args)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    jobs = _jobs(args.jobs, "arena")
+    total = args.games * len(args.policies) * 2
+    bar = _bar(total, sys.stderr.isatty() and not args.json)
+    try:
+        standings = arena(args.policies, rules, args.games, args.seed, jobs, bar, args.ray)
+    except (PolicyError, SpreadError) as error:
+        if bar is not None:
+            print(file=sys.stderr)
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        print("\nscoundrel arena: cancelled", file=sys.stderr)
+        return 130
+    if bar is not None:
+        print(file=sys.stderr)
+    last = args.seed + args.games - 1
+    if args.json:
+        report = {
+            "ruleset": rules.ruleset,
+            "options": rules.options,
+            "seeds": [args.seed, last],
+            "policies": [standing.to_dict() for standing in standings],
+        }
+        print(json.dumps(report))
+        return 0
+    print(
+        f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())}), "
+        f"{args.games:,} deals (seeds {args.seed:,}–{last:,}), each as dealt and with the "
+        "unseen cards reshuffled before every move"
+    )
+    for standing in standings:
+        certificate = standing.certificate
+        print(f"\n{standing.policy}")
+        for name, outcomes in (
+            ("as dealt", certificate.dealt),
+            ("reshuffled", certificate.reshuffled),
+        ):
+            result = outcomes.result
+            low, high = result.ci95
+            print(
+                f"  {name:<11}{result.win_rate:7.2%} (95% CI {low:.2%}–{high:.2%}), "
+                f"mean score {result.mean_score:.2f}"
+            )
+        p = min(certificate.p_wins, certificate.p_scores)
+        verdict = (
+            f"fair: it plays as well without the hidden order (p = {p:.3g})"
+            if certificate.fair
+            else f"NOT FAIR: it plays better when the hidden order is kept (p = {p:.3g})"
+        )
+        print(f"  {verdict}")
+    return 0
+
+
+@contextlib.contextmanager
+def _spread(jobs: int, ray: str | None) -> Iterator[Spread]:
+    """Where a command's deals are played; a cluster that cannot be reached is a usage
+    error naming the address."""
+    from scoundrel.spread import Spread, SpreadError
+
+    where = Spread(jobs, ray)
+    try:
+        where.__enter__()
+    except SpreadError as error:
+        raise UsageError(str(error)) from None
+    try:
+        yield where
+    finally:
+        where.__exit__(None, None, None)
+
+
+def _jobs(jobs: int, command: str) -> int:
+    """``--jobs``, at most the machine's cores."""
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    cores = os.cpu_count() or 1
+    if jobs > cores:
+        print(
+            f"scoundrel {command}: --jobs {jobs} is more than the {cores} cores: using {cores}",
+            file=sys.stderr,
+        )
+        return cores
+    return jobs
 
 
 def _bar(total: int, show: bool) -> Callable[[int], None] | None:
@@ -501,36 +589,23 @@ def _bot_jobs(
     rules: Rules,
     games: int,
     seed: int,
-    jobs: int,
+    spread: Spread,
     bar: Callable[[int], None] | None,
     level: str,
 ) -> BotResult:
-    """Split the seeds into chunks played by ``jobs`` processes. The workers ignore
-    Ctrl+C; the parent stops them at once (terminated, not waited for) when it gets it."""
-    import multiprocessing
-
+    """Split the seeds into chunks played where ``spread`` runs them."""
     from scoundrel.solver.bot import BotResult as Result
+    from scoundrel.spread import chunk_size, chunks
 
     most = 20 if level == "search" else 500  # a searched game takes about a second
-    chunk = max(1, min(most, games // (jobs * 4) or 1))
-    starts = range(seed, seed + games, chunk)
-    work = [(rules, min(chunk, seed + games - s), s, level) for s in starts]
+    size = chunk_size(games, spread.workers, most)
+    work = [(rules, n, s, level) for s, n in chunks(seed, games, size)]
     total = Result(0, 0, 0, 0.0)
-    pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
-    try:
-        for part in pool.imap_unordered(_play_chunk, work):
-            total = total + part
-            if bar is not None:
-                bar(total.games)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    for part in spread.map(_play_chunk, work):
+        total = total + part
+        if bar is not None:
+            bar(total.games)
     return total
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_chunk(work: tuple[Rules, int, int, str]) -> BotResult:
@@ -846,6 +921,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     bot.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
     bot.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
+    _add_ray_option(bot)
     bot.add_argument(
         "--level",
         choices=("fast", "search", "random"),
@@ -856,6 +932,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
+
+    arena = commands.add_parser(
+        "arena",
+        help="policies on held-out deals, with a fairness certificate",
+        description="Play each policy on the same held-out deals twice: as dealt, and with "
+        "the cards nobody has seen reshuffled before every move. A fair policy wins as "
+        "often both ways; one that reads the hidden order collapses, and is named.",
+    )
+    arena.add_argument(
+        "policies",
+        nargs="+",
+        metavar="POLICY",
+        help="random, fast, search, or an importable module:callable that takes an "
+        "observation and returns a move",
+    )
+    arena.add_argument("--games", type=int, default=2000, help="deals (default 2000)")
+    arena.add_argument(
+        "--seed",
+        type=int,
+        default=HELD_OUT_SEED,
+        help=f"first deal's seed (default {HELD_OUT_SEED:,}, the held-out deals)",
+    )
+    arena.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
+    arena.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
+    arena.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
+    _add_ray_option(arena)
+    arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.set_defaults(func=cmd_arena)
 
     pyodide = commands.add_parser(
         "pyodide",

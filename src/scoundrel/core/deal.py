@@ -33,6 +33,12 @@ import struct
 from .cards import Card
 from .rules import Rules
 
+HELD_OUT = 1_000_000_000
+"""The first seed of the held-out deals (``scoundrel-deal/1``, seeds 1,000,000,000 and on):
+nothing in this package was tuned on them (weights, playouts, the learned policy's
+training all use seeds below 100,000,000), so a policy measured there is measured on deals
+it has never met. The arena plays from here by default."""
+
 _LIMIT = 1 << 32
 _NUMBERS = struct.Struct(">8I")
 #: An empty SHA-256 to copy: a copy skips the library's look-up of the algorithm, which

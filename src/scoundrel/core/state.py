@@ -52,6 +52,8 @@ from .position import Hero, Preview, Score, Status
 from .rules import Rules
 
 if TYPE_CHECKING:
+    import random
+
     from .observation import Observation
 
 
@@ -546,6 +548,17 @@ class State:
     def dungeon(self) -> tuple[Card, ...]:
         """The face-down dungeon, top card first. Hidden information: never show it."""
         return self._deck[self._top :]
+
+    def reshuffled(self, rng: random.Random) -> State:
+        """This position with the cards no player has seen (the dungeon above its known
+        bottom) in a new order drawn from ``rng``: every observation of it is the same.
+        The arena plays a policy this way to find whether it reads the hidden order."""
+        hidden = list(self._deck[self._top : len(self._deck) - self._known])
+        rng.shuffle(hidden)
+        new = self._copy()
+        new._deck = (*hidden, *self.known_bottom)
+        new._top = 0
+        return new
 
     @property
     def dungeon_count(self) -> int:

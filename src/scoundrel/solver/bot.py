@@ -587,11 +587,21 @@ def slays_most(
     return max(deaths, key=lambda death: (len(death[2]), sum(death[0][0::3]), death[2]))
 
 
-def play_game(bot: Player, state: State, each: Callable[[State], None] | None = None) -> State:
+def play_game(
+    bot: Player,
+    state: State,
+    each: Callable[[State], None] | None = None,
+    reshuffle: random.Random | None = None,
+) -> State:
     """Play a whole game from ``state`` with ``bot`` (it sees only observations); ``each``
-    is told every position after a move (it may raise to stop the game)."""
+    is told every position after a move (it may raise to stop the game). With
+    ``reshuffle``, the cards nobody has seen are put in a new order drawn from it after
+    the bot has chosen and before each move is made (:meth:`State.reshuffled`): a fair bot
+    plays as well, one that reads the hidden order does not."""
     while not state.is_over:
         for move in bot.plan(state.observation(state.leader)).moves:
+            if reshuffle is not None:
+                state = state.reshuffled(reshuffle)
             state = state.apply(move)
             if each is not None:
                 each(state)
