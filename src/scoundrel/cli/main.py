@@ -46,6 +46,7 @@ from .render import analysis_text, outcome_text, position_text
 
 if TYPE_CHECKING:
     from scoundrel.solver.bot import BotResult, Player
+    from scoundrel.solver.deals import Solved
     from scoundrel.spread import Spread
 
     from .words import Words
@@ -345,6 +346,10 @@ def _searching(
 def cmd_solve(args: argparse.Namespace) -> int:
     from scoundrel.solver import Cancelled, solve
 
+    if args.games is not None:
+        return _solve_deals(args)
+    if args.jobs != 1 or args.ray is not None:
+        raise UsageError("--jobs and --ray spread a range of deals: give --games N too")
     game, where = _position(args)
     report, clear = _searching("solving", sys.stderr.isatty() and not args.json)
     try:
@@ -372,6 +377,65 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print("  " + format_moves(solution.line))
     print(f"Searched {solution.nodes:,} positions in {solution.seconds:.3f} s.")
     return 0
+
+
+def _solve_deals(args: argparse.Namespace) -> int:
+    """``solve --games N``: the deals of seeds S .. S+N-1, each decided, spread over
+    processes or a Ray cluster."""
+    from scoundrel.solver.deals import DealsReport
+
+    if args.record is not None or args.daily is not None:
+        raise UsageError("--games solves a range of seeded deals: give --seed S, not a record")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    seed = 0 if args.seed is None else args.seed
+    args.ruleset = args.ruleset or "solo"
+    rules = _rules(args)
+    jobs = _jobs(args.jobs, "solve")
+    bar = _bar(args.games, sys.stderr.isatty() and not args.json)
+    parts: list[list[Solved]] = []
+    try:
+        with _spread(jobs, args.ray) as spread:
+            from scoundrel.spread import chunk_size, chunks
+
+            size = chunk_size(args.games, spread.workers, 25)
+            work = [(rules, s, n, args.best) for s, n in chunks(seed, args.games, size)]
+            for part in spread.map(_solve_chunk, work):
+                parts.append(part)
+                if bar is not None:
+                    bar(sum(len(p) for p in parts))
+    except KeyboardInterrupt:
+        print("\nscoundrel solve: cancelled", file=sys.stderr)
+        return 130
+    if bar is not None:
+        print(file=sys.stderr)
+    report = DealsReport.of(rules, parts)
+    found = report.to_dict()
+    if args.json:
+        print(json.dumps(found))
+        return 0
+    low, high = found["ci95"]
+    print(
+        f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())}): "
+        f"{report.winnable:,} of {args.games:,} deals winnable = {found['share']:.2%} "
+        f"(95% CI {low:.2%}–{high:.2%}), seeds {seed}–{seed + args.games - 1}"
+    )
+    if report.mean_best is not None:
+        print(f"Mean best reachable score: {report.mean_best:.2f}.")
+    unwinnable = report.unwinnable
+    if unwinnable:
+        shown = ", ".join(str(s) for s in unwinnable[:20])
+        more = f" and {len(unwinnable) - 20:,} more" if len(unwinnable) > 20 else ""
+        print(f"Not winnable: seeds {shown}{more}.")
+    print(f"Searched {found['nodes']:,} positions in {found['seconds']:.1f} s of solving.")
+    return 0
+
+
+def _solve_chunk(work: tuple[Rules, int, int, bool]) -> list[Solved]:
+    from scoundrel.solver.deals import solve_deals
+
+    rules, seed, games, best = work
+    return list(solve_deals(rules, seed, games, best))
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -893,6 +957,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_deal_options(solve, ruleset_default=None)
     solve.add_argument("--best", action="store_true", help="find the best reachable score")
+    solve.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="solve the N deals from --seed (default 0) on: how many are winnable, and which not",
+    )
+    solve.add_argument(
+        "--jobs", "-j", type=int, default=1, help="processes, with --games (default 1)"
+    )
+    _add_ray_option(solve)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(func=cmd_solve)
 
