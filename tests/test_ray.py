@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,17 +37,21 @@ def _free_port() -> int:
 
 
 def _ray(*args: str, env: dict[str, str]) -> None:
-    subprocess.run([str(RAY), *args], check=True, capture_output=True, env=env, timeout=180)
+    done = subprocess.run([str(RAY), *args], capture_output=True, text=True, env=env, timeout=180)
+    assert done.returncode == 0, f"ray {' '.join(args)}: {done.stderr[-1500:]}"
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A head node and a worker node, one CPU each, on this machine."""
+def cluster() -> Iterator[str]:
+    """A head node and a worker node, one CPU each, on this machine.
+
+    The nodes' directory is short and directly under /tmp: Ray puts Unix sockets in it, and a
+    socket's path may not pass 107 bytes (pytest's own temporary paths grow past it)."""
     port = _free_port()
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     env.pop("PYTHONPATH", None)  # the nodes know only what is installed, as a real cluster
     common = ["--num-cpus=1", "--object-store-memory=100000000", "--disable-usage-stats"]
-    temp = tmp_path_factory.mktemp("ray")
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")
     _ray("start", "--head", f"--port={port}", "--include-dashboard=false",
          f"--temp-dir={temp}", *common, env=env)  # fmt: skip
     address = f"127.0.0.1:{port}"
@@ -55,6 +61,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
     finally:
         subprocess.run([str(RAY), "stop", "--force"], capture_output=True, env=env, timeout=120)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _cluster(address: str) -> dict[str, Any]:
