@@ -71,7 +71,7 @@ def test_the_contracts_are_the_layers() -> None:
         "scoundrel.cli",
     }
     # the batched simulator (the fast extra) builds on the core and the benchmark only
-    assert found["batch"]["source_modules"] == ["scoundrel.batch"]
+    assert found["batch"]["source_modules"] == ["scoundrel.batch", "scoundrel.observed_batch"]
     assert set(found["batch"]["forbidden_modules"]) == {
         "scoundrel.web",
         "scoundrel.store",

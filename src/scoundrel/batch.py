@@ -424,6 +424,75 @@ def _start_some(
         _start(state, dungeon, games[k], decks, k, leader, most, relentless)
 
 
+@_inline
+def _observe(
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    g: int,
+    viewer: int,
+    heroes: int,
+    coop: bool,
+    strict: bool,
+    out: NDArray[np.int16],
+) -> None:
+    """Hero ``viewer``'s (0 or 1) observation tensor of game ``g`` into row ``g`` of
+    ``out`` (zeros), from what a player sees: the room, the unseen cards counted by kind
+    and value, the known bottom of the dungeon, both heroes and the flags."""
+    head = state[g, _HEAD]
+    for j in range(state[g, _LEFT] - state[g, _KNOWN]):  # never seen: counted, not ordered
+        card = dungeon[g, (head + j) & _RING_MASK]
+        out[g, _UNSEEN_AT[KIND[card]] + VALUE[card]] += 1
+    _observe_seen(state, dungeon, g, viewer, heroes, coop, strict, out)
+
+
+@_inline
+def _observe_seen(
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    g: int,
+    viewer: int,
+    heroes: int,
+    coop: bool,
+    strict: bool,
+    out: NDArray[np.int16],
+) -> None:
+    """Everything of :func:`_observe` but the unseen cards' counts."""
+    for i in range(state[g, _ROOM_N]):
+        out[g, _OBS_ROOM + state[g, _ROOM + i]] = 1
+    head = state[g, _HEAD]
+    left = state[g, _LEFT]
+    known = state[g, _KNOWN]
+    for depth in range(1, known + 1):  # S5: fled from, so known, counted from the bottom
+        card = dungeon[g, (head + left - depth) & _RING_MASK]
+        out[g, _OBS_BOTTOM + card] = depth
+    for slot in range(heroes):  # the viewer first
+        hero = viewer if slot == 0 else 1 - viewer
+        at = _OBS_HEROES + _HERO_WIDTH * slot
+        weapon = state[g, _WEAPON_CARD + hero]
+        out[g, at + _H_HEALTH] = state[g, _HEALTH + hero]
+        out[g, at + _H_WEAPON] = VALUE[weapon] if weapon >= 0 else 0
+        out[g, at + _H_REACH] = state[g, _REACH + hero]
+        out[g, at + _H_LAST_KILL] = state[g, _LAST_KILL + hero]
+        out[g, at + _H_STACK] = state[g, _STACK + hero]
+        out[g, at + _H_POTION] = state[g, _POTION_USED + hero]
+    status = state[g, _STATUS]
+    taken = state[g, _TAKEN]
+    out[g, _F_LEADS] = state[g, _LEADER] == viewer
+    out[g, _F_VIEWER] = viewer + 1
+    out[g, _F_DUNGEON] = left
+    out[g, _F_FINAL] = left == 0
+    out[g, _F_TAKEN] = taken
+    out[g, _F_HELP] = state[g, _HELP]
+    relentless = state[g, _RELENTLESS] != 0
+    fled = state[g, _FLED] != 0
+    out[g, _F_FLEE] = status == PLAYING and may_flee(taken, fled, left, relentless)
+    out[g, _F_COOP] = coop
+    out[g, _F_STRICT] = strict
+    out[g, _F_STATUS] = status
+    out[g, _F_MOST] = state[g, _MOST]
+    out[g, _F_RELENTLESS] = relentless
+
+
 @_njit
 def _observe_all(
     state: NDArray[np.int16],
@@ -434,47 +503,9 @@ def _observe_all(
     strict: bool,
     out: NDArray[np.int16],
 ) -> None:
-    """Hero ``viewer``'s (0 or 1) observation tensor of every game into ``out`` (zeros),
-    from what a player sees: the room, the unseen cards counted by kind and value, the
-    known bottom of the dungeon, both heroes and the flags."""
+    """Hero ``viewer``'s observation tensor of every game into ``out`` (zeros)."""
     for g in range(len(state)):
-        for i in range(state[g, _ROOM_N]):
-            out[g, _OBS_ROOM + state[g, _ROOM + i]] = 1
-        head = state[g, _HEAD]
-        left = state[g, _LEFT]
-        known = state[g, _KNOWN]
-        for j in range(left - known):  # never seen: counted, the order not given
-            card = dungeon[g, (head + j) & _RING_MASK]
-            out[g, _UNSEEN_AT[KIND[card]] + VALUE[card]] += 1
-        for depth in range(1, known + 1):  # S5: fled from, so known, counted from the bottom
-            card = dungeon[g, (head + left - depth) & _RING_MASK]
-            out[g, _OBS_BOTTOM + card] = depth
-        for slot in range(heroes):  # the viewer first
-            hero = viewer if slot == 0 else 1 - viewer
-            at = _OBS_HEROES + _HERO_WIDTH * slot
-            weapon = state[g, _WEAPON_CARD + hero]
-            out[g, at + _H_HEALTH] = state[g, _HEALTH + hero]
-            out[g, at + _H_WEAPON] = VALUE[weapon] if weapon >= 0 else 0
-            out[g, at + _H_REACH] = state[g, _REACH + hero]
-            out[g, at + _H_LAST_KILL] = state[g, _LAST_KILL + hero]
-            out[g, at + _H_STACK] = state[g, _STACK + hero]
-            out[g, at + _H_POTION] = state[g, _POTION_USED + hero]
-        status = state[g, _STATUS]
-        taken = state[g, _TAKEN]
-        out[g, _F_LEADS] = state[g, _LEADER] == viewer
-        out[g, _F_VIEWER] = viewer + 1
-        out[g, _F_DUNGEON] = left
-        out[g, _F_FINAL] = left == 0
-        out[g, _F_TAKEN] = taken
-        out[g, _F_HELP] = state[g, _HELP]
-        relentless = state[g, _RELENTLESS] != 0
-        fled = state[g, _FLED] != 0
-        out[g, _F_FLEE] = status == PLAYING and may_flee(taken, fled, left, relentless)
-        out[g, _F_COOP] = coop
-        out[g, _F_STRICT] = strict
-        out[g, _F_STATUS] = status
-        out[g, _F_MOST] = state[g, _MOST]
-        out[g, _F_RELENTLESS] = relentless
+        _observe(state, dungeon, g, viewer, heroes, coop, strict, out)
 
 
 @_njit
@@ -533,6 +564,34 @@ def _score_all(
         scores[g] = _score(state, dungeon, g, coop, dungeon_only)
 
 
+@_inline
+def _seeded(seed: int) -> np.uint64:
+    """The first state of a xorshift64* generator, ``seed`` mixed through splitmix64."""
+    x = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    if x == np.uint64(0):
+        x = np.uint64(1)
+    return x
+
+
+@_inline
+def _advanced(x: np.uint64) -> np.uint64:
+    """The generator's next state."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x
+
+
+@_inline
+def _below(x: np.uint64, n: int) -> int:
+    """A number from 0 to ``n`` - 1 out of the state ``x`` (uniform to 2**-32)."""
+    r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return int((r * np.uint64(n)) >> np.uint64(32))
+
+
 @_njit
 def _random_games(
     decks: NDArray[np.int8],
@@ -553,23 +612,14 @@ def _random_games(
     dealt = slots
     playing = slots
     moves = 0
-    # xorshift64* generator, seeded through splitmix64
-    x = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    x = x ^ (x >> np.uint64(31))
-    if x == np.uint64(0):
-        x = np.uint64(1)
+    x = _seeded(seed)
     while playing:
         for g in range(slots):
             if state[g, _STATUS] != PLAYING:
                 continue
             n = _legal(state, g, coop, out)
-            x ^= x >> np.uint64(12)
-            x ^= x << np.uint64(25)
-            x ^= x >> np.uint64(27)
-            r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-            pick = (r * np.uint64(n)) >> np.uint64(32)  # uniform in 0..n-1 (to 2**-32)
+            x = _advanced(x)
+            pick = _below(x, n)
             _step(state, dungeon, g, out[pick], strict, coop)
             moves += 1
             if state[g, _STATUS] != PLAYING:
