@@ -37,6 +37,10 @@ def server(tmp_path_factory: Any) -> Iterator[str]:
 def _turn_offline_play_on(page: Any) -> None:
     page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     page.click("button.settings-button")
+    # The box's label is whole as the dialog opens (with the download's size), read in one
+    # go by the page: no waiting on the offline module.
+    label = page.evaluate("() => document.querySelector('.offline-play label').textContent")
+    assert label.count("MB") == 1, label
     page.check("input[name=offline_play]")
     status = page.locator(".offline-status")
     page.wait_for_function(

@@ -1,7 +1,7 @@
 // The player's settings for this browser (kept in localStorage): sound effects, a question
 // before a move that would kill a hero, four-colour suits, and offline play. All off by
 // default.
-import { t } from "./i18n.js";
+import { bootData, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 const KEY = "scoundrel_settings";
@@ -68,18 +68,24 @@ export function showSettings() {
 function offlineSection() {
   const status = el("p", { class: "note offline-status", role: "status" });
   const box = el("input", { type: "checkbox", name: "offline_play" });
+  const megabytes = new Intl.NumberFormat(document.documentElement.lang, {
+    maximumFractionDigits: 1,
+  }).format((bootData.offline?.size ?? 0) / 1e6);
   const section = el(
     "fieldset",
     { class: "offline-play" },
     el("legend", { text: t("settings.offline_legend") }),
-    el("label", {}, box, document.createTextNode(" ")),
+    // The label is whole before the dialog opens: read aloud (and checked by axe) at once,
+    // not once offline.js has loaded.
+    el(
+      "label",
+      {},
+      box,
+      document.createTextNode(` ${t("settings.offline_play", { size: megabytes })}`),
+    ),
     status,
   );
   import("./offline.js").then(async (offline) => {
-    const megabytes = new Intl.NumberFormat(document.documentElement.lang, {
-      maximumFractionDigits: 1,
-    }).format(offline.size() / 1e6);
-    box.after(t("settings.offline_play", { size: megabytes }));
     box.checked = offline.enabled();
     box.disabled = !offline.offered();
     const say = async () => {
