@@ -11,6 +11,7 @@ ruleset are ``SCOUNDREL_OBSERVED_GAMES`` (default 1,500).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -25,6 +26,7 @@ except ImportError as error:  # pragma: no cover - the fast extra is missing
         pytest.fail(f"CI installs the fast extra (Numba, NumPy): {error}", pytrace=False)
     pytest.skip("the fast extra is not installed", allow_module_level=True)
 
+from scoundrel.cli.main import main
 from scoundrel.core import Rules, State, Status
 from scoundrel.core.actions import NUM_ACTIONS, action_id, move_of
 from scoundrel.solver.bot import Bot
@@ -184,3 +186,24 @@ def test_the_benchmark_counts_games_moves_and_steps() -> None:
     assert figures["steps"] % 64 == 0 and figures["steps"] >= figures["moves"] > figures["games"]
     assert figures["plain_moves_per_s"] > 0
     assert set(figures) >= {"games", "moves", "seconds", "games_per_s", "moves_per_s"}
+
+
+def test_bench_observe_prints_the_figures_and_their_cost(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main(["bench", "--games", "300", "--seed", "2", "--batch", "32", "--observe", "--json"])
+        == 0
+    )
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {
+        "games", "moves", "seconds", "games_per_s", "moves_per_s",
+        "steps", "steps_per_s", "plain_moves_per_s", "observation_cost",
+    }  # fmt: skip
+    assert figures["games"] >= 300 and figures["steps"] % 32 == 0
+    assert main(["bench", "--games", "40", "--ruleset", "coop", "--batch", "8", "--observe"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("coop: ") and "steps/s with observations, masks and rewards" in text
+    assert "batch 8, compilation excluded" in text
+    assert main(["bench", "--games", "5", "--observe"]) == 2  # the single engine has no batch
+    assert "--observe measures the batched environment: give --batch N" in capsys.readouterr().err

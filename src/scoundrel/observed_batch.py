@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -114,8 +114,8 @@ def _show(
     for k in range(_UNSEEN_WIDTH):
         observations[g, _OBS_UNSEEN + k] = unseen[g, k]
     _observe_seen(state, dungeon, g, state[g, _LEADER], heroes, coop, strict, observations)
-    for k in range(NUM_ACTIONS):
-        masks[g, k] = False
+    for k in range(legal_n[g]):  # the mask holds the last legal ids, and no others
+        masks[g, legal[g, k]] = False
     n = 0
     if state[g, _STATUS] == PLAYING:  # S11, S12, C8, C9: no move once over
         n = _legal(state, g, coop, legal[g])
@@ -244,8 +244,8 @@ def _advance(
             decks, unseen, drawn,
         )  # fmt: skip
         if end == ENDED_ILLEGAL:
-            for k in range(NUM_ACTIONS):
-                masks[g, k] = False
+            for k in range(legal_n[g]):
+                masks[g, legal[g, k]] = False
             legal_n[g] = 0
     rng[0] = x
     return bad
@@ -275,9 +275,19 @@ def _seed_state(seed: int) -> np.uint64:
     return _seeded(seed)
 
 
+_Array = TypeVar("_Array", bound="np.ndarray[Any, Any]")
+
+
+def _read_only(array: _Array) -> _Array:
+    """A view of ``array`` that cannot be written through."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class ObservedBatch:
-    """``size`` games of ``rules``, stepped together; every array it holds is rewritten in
-    place by each :meth:`step` (copy what you keep).
+    """``size`` games of ``rules``, stepped together; every array it shows is read-only and
+    rewritten in place by each :meth:`step` (copy what you keep).
 
     ``reward`` is ``"score"`` (the final score, S13 and C10, at the end) or ``"win"`` (1 for a
     win, 0 for a loss); ``illegal`` is ``"penalty"`` (the game ends with a penalty) or
@@ -333,18 +343,29 @@ class ObservedBatch:
         self._legal = np.zeros((size, _MAX_LEGAL), dtype=np.int16)
         self._legal_n = np.zeros(size, dtype=np.int16)
         self._actions = np.zeros(size, dtype=np.int64)
+        # What a step writes, and read-only views of it for the caller (the compiled step
+        # keeps its own invariants in them: each mask holds its game's legal ids only).
+        self._out = (
+            np.zeros((size, TENSOR_SIZE), dtype=np.int16),
+            np.zeros((size, NUM_ACTIONS), dtype=np.bool_),
+            np.zeros(size, dtype=np.float32),
+            np.zeros(size, dtype=np.bool_),
+            np.zeros(size, dtype=np.int8),
+            np.zeros(size, dtype=np.int32),
+        )
+        observations, masks, rewards, terminated, ended, scores = self._out
         #: (size, 164) each game's observation tensor, the leader's view.
-        self.observations = np.zeros((size, TENSOR_SIZE), dtype=np.int16)
+        self.observations = _read_only(observations)
         #: (size, 181) the legal action ids of each game (none once it ended).
-        self.masks = np.zeros((size, NUM_ACTIONS), dtype=np.bool_)
+        self.masks = _read_only(masks)
         #: (size,) the reward of the last step.
-        self.rewards = np.zeros(size, dtype=np.float32)
+        self.rewards = _read_only(rewards)
         #: (size,) whether the last step ended the game.
-        self.terminated = np.zeros(size, dtype=np.bool_)
+        self.terminated = _read_only(terminated)
         #: (size,) how the last step ended each game: 0 not, 1 won, 2 lost, 3 illegal.
-        self.ended = np.zeros(size, dtype=np.int8)
+        self.ended = _read_only(ended)
         #: (size,) the score of each game's last finished game (S13, C10).
-        self.scores = np.zeros(size, dtype=np.int32)
+        self.scores = _read_only(scores)
         self.reset(0)
 
     def reset(self, seed: int | None = None) -> None:
@@ -370,12 +391,7 @@ class ObservedBatch:
             self._pending,
             self._legal,
             self._legal_n,
-            self.observations,
-            self.masks,
-            self.rewards,
-            self.terminated,
-            self.ended,
-            self.scores,
+            *self._out,
             self._settings,
             self._unseen,
             self._drawn,

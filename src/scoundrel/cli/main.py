@@ -259,9 +259,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     batch = args.batch
     if batch < 0:
         raise UsageError(f"--batch must be 0 (one game at a time) or more, not {batch}")
+    if args.observe and not batch:
+        raise UsageError("--observe measures the batched environment: give --batch N too")
     if batch:
         try:
             from scoundrel.batch import play_random as play_batch
+            from scoundrel.observed_batch import play_observed
         except ImportError as error:
             if isinstance(error, ModuleNotFoundError) and error.name not in ("numba", "numpy"):
                 raise
@@ -269,6 +272,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 "--batch needs Numba and NumPy, the fast extra: "
                 f"pip install 'scoundrel-cards[fast]' ({error})"
             ) from None
+        if args.observe:
+            observed = play_observed(rules, args.games, args.seed, batch)
+            if args.json:
+                print(json.dumps(observed.to_dict()))
+                return 0
+            print(
+                f"{rules.ruleset}: {observed.games} games, {observed.steps} steps "
+                f"({observed.moves} moves) in {observed.seconds:.3f} s: "
+                f"{observed.steps_per_s:,.0f} steps/s with observations, masks and rewards; "
+                f"the plain batch {observed.plain_moves_per_s:,.0f} moves/s, so they cost "
+                f"{observed.observation_cost:.0%} (random legal actions, seed {args.seed}, "
+                f"batch {batch}, compilation excluded)"
+            )
+            return 0
         result = play_batch(rules, args.games, args.seed, batch)
     else:
         result = play_random(rules, args.games, args.seed)
@@ -946,6 +963,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="N",
         help="step N games at once, compiled with Numba (the fast extra); 0: one at a time",
+    )
+    bench.add_argument(
+        "--observe",
+        action="store_true",
+        help="with --batch: step the learning environment's batch, which writes every "
+        "game's observation, mask and reward each step, and say what that costs",
     )
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

@@ -5,6 +5,8 @@ sees never holds the order of the dungeon.
 * ``scoundrel/Solo-v0``, a Gymnasium environment (:class:`~scoundrel.rl.solo.SoloEnv`),
   registered when this package is imported: ``gymnasium.make("scoundrel/Solo-v0")``
   (or ``gymnasium.make("scoundrel.rl:scoundrel/Solo-v0")`` without importing it first);
+  ``gymnasium.make_vec("scoundrel/Solo-v0", num_envs=N)`` steps N games at once in
+  compiled code (:class:`~scoundrel.rl.vector_env.ScoundrelVectorEnv`, the ``fast`` extra);
 * :func:`~scoundrel.rl.coop.coop_env`, the co-op game as a PettingZoo AEC environment;
 * ``python_scoundrel``, an OpenSpiel game, registered by ``import scoundrel.rl.openspiel``;
 * baseline policies in :mod:`scoundrel.rl.policies`.
@@ -29,6 +31,10 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 SOLO_ID = "scoundrel/Solo-v0"
 
 if SOLO_ID not in registry:
-    register(id=SOLO_ID, entry_point="scoundrel.rl.solo:SoloEnv")
+    register(
+        id=SOLO_ID,
+        entry_point="scoundrel.rl.solo:SoloEnv",
+        vector_entry_point="scoundrel.rl.vector_env:ScoundrelVectorEnv",
+    )
 
 __all__ = ["SOLO_ID"]
