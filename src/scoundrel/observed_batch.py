@@ -44,12 +44,18 @@ from numpy.typing import NDArray
 
 from .batch import (
     _COLUMNS,
+    _HEAD,
     _KNOWN,
     _LEADER,
     _LEFT,
     _MAX_LEGAL,
+    _OBS_BOTTOM,
+    _OBS_ROOM,
     _OBS_UNSEEN,
     _RING,
+    _RING_MASK,
+    _ROOM,
+    _ROOM_N,
     _STATUS,
     _UNSEEN_AT,
     KIND,
@@ -82,6 +88,22 @@ _UNSEEN_WIDTH = dict((name, length) for name, _, length in TENSOR_LAYOUT)["unsee
 
 
 @_inline
+def _unshow(
+    state: NDArray[np.int16],
+    dungeon: NDArray[np.int8],
+    g: int,
+    observations: NDArray[np.int16],
+) -> None:
+    """Clear the room's cards and the known bottom game ``g``'s observation shows, before
+    the game changes (everything else of it is written whole by :func:`_show`)."""
+    for i in range(state[g, _ROOM_N]):
+        observations[g, _OBS_ROOM + state[g, _ROOM + i]] = 0
+    head, left = state[g, _HEAD], state[g, _LEFT]
+    for depth in range(1, state[g, _KNOWN] + 1):
+        observations[g, _OBS_BOTTOM + dungeon[g, (head + left - depth) & _RING_MASK]] = 0
+
+
+@_inline
 def _show(
     state: NDArray[np.int16],
     dungeon: NDArray[np.int8],
@@ -94,25 +116,20 @@ def _show(
     observations: NDArray[np.int16],
     masks: NDArray[np.bool_],
     decks: NDArray[np.int8],
-    unseen: NDArray[np.int16],
     drawn: NDArray[np.int16],
 ) -> None:
-    """Write game ``g``'s observation (the leader's) and mask, and keep its legal ids;
-    ``unseen`` holds the counts of its cards never seen, ``drawn`` how many of its deck's
-    cards have been drawn into those counts."""
-    for k in range(TENSOR_SIZE):
-        observations[g, k] = 0
+    """Write game ``g``'s observation (the leader's) and mask over what :func:`_unshow`
+    left, and keep its legal ids. The observation's unseen counts are kept from step to
+    step: ``drawn`` says how many of the deck's cards have been taken off them."""
     # The unseen cards are the deck's last left - known cards (S5: cards are drawn from
     # the top, and the fled ones, known, lie under every card never seen): take the
-    # newly drawn ones off the counts, then copy them.
+    # newly drawn ones off the counts.
     size = decks.shape[1]
     unseen_left = state[g, _LEFT] - state[g, _KNOWN]
     while drawn[g] < size - unseen_left:
         card = decks[g, drawn[g]]
-        unseen[g, _UNSEEN_AT[KIND[card]] + VALUE[card] - _OBS_UNSEEN] -= 1
+        observations[g, _UNSEEN_AT[KIND[card]] + VALUE[card]] -= 1
         drawn[g] += 1
-    for k in range(_UNSEEN_WIDTH):
-        observations[g, _OBS_UNSEEN + k] = unseen[g, k]
     _observe_seen(state, dungeon, g, state[g, _LEADER], heroes, coop, strict, observations)
     for k in range(legal_n[g]):  # the mask holds the last legal ids, and no others
         masks[g, legal[g, k]] = False
@@ -144,13 +161,13 @@ def _deal_new(
     leader: int,
     most: int,
     relentless: bool,
-    unseen: NDArray[np.int16],
+    observations: NDArray[np.int16],
     drawn: NDArray[np.int16],
     counts: NDArray[np.int16],
 ) -> np.uint64:
     """Shuffle the rules' ``cards`` into ``decks[g]`` (Fisher–Yates) and start game ``g``
-    on it, every card unseen (``counts``, the whole deck's); the generator's next
-    state."""
+    on it, every card unseen (``counts``, the whole deck's, into its observation); the
+    generator's next state."""
     size = len(cards)
     for i in range(size):
         decks[g, i] = cards[i]
@@ -161,7 +178,7 @@ def _deal_new(
         decks[g, i] = decks[g, j]
         decks[g, j] = swap
     for k in range(_UNSEEN_WIDTH):
-        unseen[g, k] = counts[k]
+        observations[g, _OBS_UNSEEN + k] = counts[k]
     drawn[g] = 0
     _start(state, dungeon, g, decks, g, leader, most, relentless)
     return x
@@ -185,7 +202,6 @@ def _advance(
     ended: NDArray[np.int8],
     scores: NDArray[np.int32],
     settings: NDArray[np.float64],
-    unseen: NDArray[np.int16],
     drawn: NDArray[np.int16],
     counts: NDArray[np.int16],
 ) -> int:
@@ -215,10 +231,11 @@ def _advance(
     for g in range(size if bad < 0 else 0):
         reward = 0.0
         end = GOING
+        _unshow(state, dungeon, g, observations)
         if pending[g]:  # ended on the last step: a new dungeon
             x = _deal_new(
                 state, dungeon, decks, g, cards, x, leader, most, relentless,
-                unseen, drawn, counts,
+                observations, drawn, counts,
             )  # fmt: skip
             pending[g] = False
         else:
@@ -241,7 +258,7 @@ def _advance(
         ended[g] = end
         _show(
             state, dungeon, g, heroes, coop, strict, legal, legal_n, observations, masks,
-            decks, unseen, drawn,
+            decks, drawn,
         )  # fmt: skip
         if end == ENDED_ILLEGAL:
             for k in range(legal_n[g]):
@@ -333,7 +350,6 @@ class ObservedBatch:
         self._counts = np.zeros(_UNSEEN_WIDTH, dtype=np.int16)  # every card of the deck
         for card in self._cards:
             self._counts[_UNSEEN_AT[KIND[card]] + VALUE[card] - _OBS_UNSEEN] += 1
-        self._unseen = np.zeros((size, _UNSEEN_WIDTH), dtype=np.int16)
         self._drawn = np.zeros(size, dtype=np.int16)
         self._state = np.zeros((size, _COLUMNS), dtype=np.int16)
         self._dungeon = np.zeros((size, _RING), dtype=np.int8)
@@ -393,7 +409,6 @@ class ObservedBatch:
             self._legal_n,
             *self._out,
             self._settings,
-            self._unseen,
             self._drawn,
             self._counts,
         )
