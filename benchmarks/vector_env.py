@@ -12,7 +12,11 @@ Every figure is steps a second on one core with random legal actions, from fixed
   its arrays, actions from the batch's ``random_actions()``;
 * ``observed``: ``ObservedBatch`` alone (what ``scoundrel bench --observe`` runs);
 * ``plain``: the plain batch (``scoundrel.batch.play_random``), moves a second, with no
-  observations: the reference.
+  observations: the reference;
+* with ``--openspiel``, OpenSpiel's own loop, one game, an observation tensor and the legal
+  actions at every decision, chance outcomes drawn at random: ``openspiel_scoundrel`` is
+  this package's ``python_scoundrel``, ``openspiel_solitaire`` OpenSpiel's Klondike, a
+  one-player card game written in C++, as a yardstick of OpenSpiel's speed.
 
 The rounds take turns, so that every figure meets the same moments of the machine; the
 median and the best of the rounds are printed.
@@ -63,6 +67,30 @@ def vector(rules: Rules, size: int, steps: int, seed: int, copy: bool) -> float:
     return steps * size / (time.perf_counter() - started)
 
 
+def openspiel(name: str, seconds: float, seed: int) -> float:
+    import random
+
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+
+    import scoundrel.rl.openspiel  # noqa: F401  (registers python_scoundrel)
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    steps = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, chances)[0])
+                continue
+            state.observation_tensor()
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.perf_counter() - started)
+
+
 def observed(rules: Rules, size: int, steps: int, seed: int) -> float:
     games = ObservedBatch(rules, size)
     games.reset(seed)
@@ -82,6 +110,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=250, help="steps of each batch a round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--openspiel", action="store_true", help="add OpenSpiel's rows")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = Rules.parse(args.ruleset, args.option)
@@ -94,6 +123,10 @@ def main() -> int:
     }
     if args.ruleset == "solo":
         runs["single"] = lambda: single(rules, 2.0, args.seed)
+    if args.openspiel:
+        game = f"python_scoundrel(ruleset={args.ruleset})"
+        runs["openspiel_scoundrel"] = lambda: openspiel(game, 2.0, args.seed)
+        runs["openspiel_solitaire"] = lambda: openspiel("solitaire", 2.0, args.seed)
     for run in runs.values():  # compile everything before the first round
         run()
     figures: dict[str, list[float]] = {name: [] for name in runs}
@@ -110,7 +143,7 @@ def main() -> int:
     print(f"{rules.ruleset}, {args.size} games, {args.rounds} rounds (median, best):")
     for name, values in summary.items():
         unit = "moves/s" if name == "plain" else "steps/s"
-        print(f"  {name:14s} {values['median']:>12,} {values['best']:>12,} {unit}")
+        print(f"  {name:20s} {values['median']:>12,} {values['best']:>12,} {unit}")
     return 0
 
 
