@@ -79,6 +79,7 @@ from .bench import BenchResult
 from .core import ALL_CARDS, Card, Rules
 from .core.actions import NUM_ACTIONS
 from .core.observation import TENSOR_LAYOUT, TENSOR_SIZE
+from .rewards import check_choices, illegal_penalty
 
 __all__ = ["ObservedBatch", "ObservedResult", "play_observed"]
 
@@ -321,14 +322,11 @@ class ObservedBatch:
     ) -> None:
         if size < 1:
             raise ValueError(f"size must be at least 1, not {size}")
-        if reward not in ("score", "win"):
-            raise ValueError(f"reward must be 'score' or 'win', not {reward!r}")
-        if illegal not in ("penalty", "raise"):
-            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        check_choices(reward, illegal)
         self.rules = rules
         self.size = size
         self._raise = illegal == "raise"
-        penalty = -1.0 if reward == "win" else float(rules.score_range[0] - 1)
+        penalty = illegal_penalty(rules, reward)
         leader, most, relentless = _start_rules(rules)
         self._settings = np.array(
             [

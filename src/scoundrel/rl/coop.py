@@ -13,10 +13,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from scoundrel.core import Card, Observation, Rules, State, random_deal
 from scoundrel.core.actions import NUM_ACTIONS
+from scoundrel.rewards import illegal_penalty
 
 from .spaces import (
     final_reward,
-    illegal_penalty,
     judge,
     mask_array,
     mask_box,

@@ -14,7 +14,7 @@ booleans, one per action id of :mod:`scoundrel.core.actions`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, SupportsInt
+from typing import Any, SupportsInt
 
 import numpy as np
 import numpy.typing as npt
@@ -24,11 +24,7 @@ from scoundrel.core import MAX_HEALTH, Card, Kind, Move, Rules, State, Status
 from scoundrel.core.actions import NUM_ACTIONS, move_of
 from scoundrel.core.kernel import FRESH, ROOM_SIZE
 from scoundrel.core.observation import FLAGS, HERO_FEATURES, TENSOR_LAYOUT, TENSOR_SIZE
-
-Reward = Literal["score", "win"]
-Illegal = Literal["penalty", "raise"]
-REWARDS: tuple[str, ...] = ("score", "win")
-ILLEGAL: tuple[str, ...] = ("penalty", "raise")
+from scoundrel.rewards import check_choices
 
 #: The observation's number type: every number of the tensor lies within -14 and 50.
 DTYPE = np.int16
@@ -132,10 +128,7 @@ def settle(
     render mode."""
     if render_mode is not None and render_mode != "ansi":
         raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-    if reward not in REWARDS:
-        raise ValueError(f"reward must be 'score' or 'win', not {reward!r}")
-    if illegal not in ILLEGAL:
-        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+    check_choices(reward, illegal)
     return Rules.from_options(ruleset, dict(options))  # OptionError, a ValueError
 
 
@@ -161,9 +154,3 @@ def final_reward(state: State, reward: str) -> float:
     score = state.score
     assert score is not None, "the game is not over"
     return float(score)
-
-
-def illegal_penalty(rules: Rules, reward: str) -> float:
-    """The reward for an illegal action: worse than any game's end (one below the lowest
-    score, or −1 with ``reward="win"``)."""
-    return -1.0 if reward == "win" else float(rules.score_range[0] - 1)

@@ -35,8 +35,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (  # type: ignore[impo
 from scoundrel.batch import WON, Batch
 from scoundrel.core import Card, Rules, random_deal
 from scoundrel.core.actions import NUM_ACTIONS
+from scoundrel.rewards import illegal_penalty
 
-from .spaces import illegal_penalty, observation_box, settle
+from .spaces import observation_box, settle
 
 __all__ = ["BatchVecEnv"]
 
