@@ -417,6 +417,8 @@ class ObservedBatch:
         array = np.asarray(actions)
         if array.shape != (self.size,):
             raise ValueError(f"step needs {self.size} action ids, got shape {array.shape}")
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"action ids are whole numbers, not {array.dtype} values")
         if array.dtype != np.int64:
             array = array.astype(np.int64)
         bad = _advance(*self._arrays(array))

@@ -128,6 +128,12 @@ def test_raise_refuses_an_illegal_action_and_moves_no_game() -> None:
     assert np.array_equal(envs.games.observations, observations)
     with pytest.raises(ValueError, match="action ids"):
         envs.step(np.zeros(2, dtype=np.int64))  # one short
+    with pytest.raises(ValueError, match="whole numbers, not float64"):
+        envs.step(np.full(3, 1.5))
+    assert np.array_equal(envs.games.observations, observations)
+    legal = _random(infos["action_mask"], np.random.default_rng(3))
+    envs.step(legal.astype(np.uint8))  # any whole-number type
+    assert not np.array_equal(envs.games.observations, observations)
 
 
 def test_copy_decides_whether_the_arrays_are_the_callers() -> None:
@@ -175,6 +181,8 @@ def test_gymnasiums_vector_wrappers_run_over_it() -> None:
     "arguments, message",
     [
         ({"num_envs": 0}, "num_envs must be"),
+        ({"num_envs": 2.5}, "num_envs must be"),
+        ({"num_envs": True}, "num_envs must be"),
         ({"ruleset": "trio"}, "ruleset must be"),
         ({"reward": "gold"}, "reward must be"),
         ({"illegal": "ignore"}, "illegal must be"),

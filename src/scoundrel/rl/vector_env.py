@@ -37,6 +37,7 @@ of copies: faster, if the learner copies what it keeps.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -77,8 +78,10 @@ class ScoundrelVectorEnv(VectorEnv):  # type: ignore[type-arg,misc,unused-ignore
     ) -> None:
         if render_mode is not None:
             raise ValueError(f"the vector environment does not render: render_mode {render_mode!r}")
-        if not isinstance(num_envs, int) or num_envs < 1:
+        whole = hasattr(num_envs, "__index__") and not isinstance(num_envs, bool)
+        if not whole or operator.index(num_envs) < 1:  # NumPy's integers too
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        num_envs = operator.index(num_envs)
         if ruleset not in ("solo", "coop"):
             raise ValueError(f"ruleset must be 'solo' or 'coop', not {ruleset!r}")
         self.rules = settle(ruleset, options, reward, illegal)
