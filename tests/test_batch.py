@@ -52,18 +52,12 @@ from scoundrel.core import (
     random_deal,
 )
 from scoundrel.core.actions import ACTIONS, NUM_ACTIONS, action_id
+from tests.rulesets import ORIGINAL
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GAMES = 100_000
 CHUNK = 25_000  # games compared in one test, so that workers share a ruleset's games
-RULESETS = {
-    "solo": Rules.solo(),
-    "solo-lenient-dungeon-only": Rules.solo(weapon="lenient", death_score="dungeon-only"),
-    "coop": Rules.coop(),
-    "coop-strict-easier-harder-leader2": Rules.coop(
-        weapon="strict", easier=True, harder=True, first_leader=2, silent_leader=True
-    ),
-}
+RULESETS = ORIGINAL
 CODES = {status: code for code, status in enumerate(STATUSES)}
 
 

@@ -30,18 +30,10 @@ from scoundrel.cli.main import main
 from scoundrel.core import Rules, State, Status
 from scoundrel.core.actions import NUM_ACTIONS, action_id, move_of
 from scoundrel.solver.bot import Bot
+from tests.rulesets import ORIGINAL, VARIANTS
 
 GAMES = int(os.environ.get("SCOUNDREL_OBSERVED_GAMES", "1500"))
-RULESETS = {
-    "solo": Rules.solo(),
-    "solo-lenient-dungeon-only": Rules.solo(weapon="lenient", death_score="dungeon-only"),
-    "coop": Rules.coop(),
-    "coop-strict-easier-harder-leader2": Rules.coop(
-        weapon="strict", easier=True, harder=True, first_leader=2, silent_leader=True
-    ),
-    "solo-relentless-frail": Rules.solo(flee="never", health=14),
-    "coop-frail-relentless": Rules.coop(health=12, flee="never"),
-}
+RULESETS = {**ORIGINAL, **VARIANTS}
 
 
 def shadow_play(rules: Rules, games: int, seed: int, slots: int = 256) -> dict[str, int]:
