@@ -118,9 +118,11 @@ def _show(
     masks: NDArray[np.bool_],
     decks: NDArray[np.int8],
     drawn: NDArray[np.int16],
+    may_move: bool,
 ) -> None:
     """Write game ``g``'s observation (the leader's) and mask over what :func:`_unshow`
-    left, and keep its legal ids. The observation's unseen counts are kept from step to
+    left, and keep its legal ids (none unless ``may_move``: a game an illegal action
+    ended keeps its position and has no move). The observation's unseen counts are kept from step to
     step: ``drawn`` says how many of the deck's cards have been taken off them."""
     # The unseen cards are the deck's last left - known cards (S5: cards are drawn from
     # the top, and the fled ones, known, lie under every card never seen): take the
@@ -135,7 +137,7 @@ def _show(
     for k in range(legal_n[g]):  # the mask holds the last legal ids, and no others
         masks[g, legal[g, k]] = False
     n = 0
-    if state[g, _STATUS] == PLAYING:  # S11, S12, C8, C9: no move once over
+    if may_move and state[g, _STATUS] == PLAYING:  # S11, S12, C8, C9: no move once over
         n = _legal(state, g, coop, legal[g])
         for k in range(n):
             masks[g, legal[g, k]] = True
@@ -259,12 +261,8 @@ def _advance(
         ended[g] = end
         _show(
             state, dungeon, g, heroes, coop, strict, legal, legal_n, observations, masks,
-            decks, drawn,
+            decks, drawn, end != ENDED_ILLEGAL,
         )  # fmt: skip
-        if end == ENDED_ILLEGAL:
-            for k in range(legal_n[g]):
-                masks[g, legal[g, k]] = False
-            legal_n[g] = 0
     rng[0] = x
     return bad
 
