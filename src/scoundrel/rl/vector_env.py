@@ -107,20 +107,22 @@ class ScoundrelVectorEnv(VectorEnv):  # type: ignore[type-arg,misc,unused-ignore
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return array.copy() if self.copy else array
 
-    def _infos(self, ended: bool) -> Infos:
+    def _infos(self) -> Infos:
+        """The masks, and where the last step ended a game, its score or its illegal action
+        (never after a reset, which ends none)."""
         games = self._games
-        infos: Infos = {"action_mask": self._out(games.masks), "_action_mask": self._everywhere}
-        if ended:
-            finished = (games.ended == ENDED_WON) | (games.ended == ENDED_LOST)
-            if finished.any():
-                infos["score"] = self._out(games.scores)
-                infos["_score"] = finished
-            illegal = games.ended == ENDED_ILLEGAL
-            if illegal.any():
-                infos["illegal_action"] = illegal
-                infos["_illegal_action"] = illegal
-        if self.copy:
-            infos["_action_mask"] = self._everywhere.copy()
+        infos: Infos = {
+            "action_mask": self._out(games.masks),
+            "_action_mask": self._out(self._everywhere),
+        }
+        finished = (games.ended == ENDED_WON) | (games.ended == ENDED_LOST)
+        if finished.any():
+            infos["score"] = self._out(games.scores)
+            infos["_score"] = finished
+        illegal = games.ended == ENDED_ILLEGAL
+        if illegal.any():
+            infos["illegal_action"] = illegal
+            infos["_illegal_action"] = illegal
         return infos
 
     def reset(
@@ -136,7 +138,7 @@ class ScoundrelVectorEnv(VectorEnv):  # type: ignore[type-arg,misc,unused-ignore
             self._np_random_seed = int(seed)
         self._games.reset(seed)
         self._started = True
-        return self._out(self._games.observations), self._infos(False)
+        return self._out(self._games.observations), self._infos()
 
     def step(
         self, actions: npt.NDArray[Any] | Any
@@ -157,7 +159,7 @@ class ScoundrelVectorEnv(VectorEnv):  # type: ignore[type-arg,misc,unused-ignore
             self._out(games.rewards),
             self._out(games.terminated),
             self._out(self._truncated),
-            self._infos(True),
+            self._infos(),
         )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
