@@ -552,6 +552,29 @@ def test_reload_mid_game_continues_the_same_game(browser: Any, server: str) -> N
     context.close()
 
 
+@pytest.mark.parametrize("path", ["/", "/daily", "/records", "/rules"])
+def test_a_first_visit_is_one_player_from_its_first_request(
+    browser: Any, server: str, path: str
+) -> None:
+    """A new visitor's page sends its first requests side by side, and a game may be started
+    before they are answered: every request the page makes carries the one id the page
+    came with, and a game started at once stays this browser's."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sent: list[Any] = []
+    page.on("request", lambda request: sent.append(request))
+    page.goto(server + path)
+    (given,) = [c["value"] for c in context.cookies() if c["name"] == "scoundrel_player"]
+    game = page.request.post(server + "/api/games", data={"ruleset": "solo"}).json()
+    page.wait_for_load_state("networkidle")
+    (kept,) = [c["value"] for c in context.cookies() if c["name"] == "scoundrel_player"]
+    assert kept == given
+    assert page.request.get(f"{server}/api/games/{game['id']}").ok
+    api = [r.all_headers().get("cookie", "") for r in sent if "/api/" in r.url]
+    assert api and all(f"scoundrel_player={given}" in cookie for cookie in api), api
+    context.close()
+
+
 def test_a_finished_game_keeps_its_address(browser: Any, server: str, dealt: Any) -> None:
     """Issue 11: the result is scrolled into view as the game ends, the empty room no longer
     speaks of fleeing, and reloading the game's address shows the result again (with its

@@ -289,6 +289,23 @@ def test_a_visitor_who_only_reads_makes_no_player(client: TestClient, app: FastA
     assert count(app, players, players.c.id == first) == 1
 
 
+@pytest.mark.parametrize("path", ["/", "/rules", "/daily", "/records", "/replay/x", "/join/x"])
+def test_every_page_brings_a_new_visitor_their_id(
+    path: str, new_client: Callable[..., TestClient], app: FastAPI
+) -> None:
+    """The page's own first requests go out side by side; were the id given only by them,
+    each would get a different one and the answer that came last would take the browser
+    away from a game started in between. The page itself gives it, once."""
+    visitor = new_client()
+    answer = visitor.get(path)
+    assert answer.status_code == 200
+    first = app.state.identity.verify(visitor.cookies["scoundrel_player"])
+    assert first is not None
+    assert "set-cookie" not in visitor.get(path).headers  # a known visitor is not re-issued
+    assert player_of(visitor) == first
+    assert count(app, players) == 0  # and reading still makes no row
+
+
 @pytest.mark.parametrize(
     "write",
     [

@@ -54,7 +54,11 @@ def language(request: Request) -> str:
 
 
 def page(request: Request, name: str, **data: Any) -> HTMLResponse:
-    """The page ``name`` in the asker's language, with ``data`` in its boot data."""
+    """The page ``name`` in the asker's language, with ``data`` in its boot data. A new
+    visitor's id comes with the page: the page's first requests, sent side by side, then
+    all carry it (each would otherwise be given an id of its own, and the one answered
+    last would take this browser away from a game started in between)."""
+    request.app.state.identity.identify(request)
     lang = language(request)
     messages = catalog(lang)
     body = SHELL.substitute(

@@ -67,7 +67,7 @@ export async function start(main) {
       }
     }
     const current = await api("/api/games/current");
-    connectPlay(); // this browser has its cookie now: the socket is ready for a new game
+    connectPlay(); // the socket, ready for a new game (the page brought the cookie)
     if (current.game) return show(await online.adopt(current.game));
     show(null);
   } catch (error) {
