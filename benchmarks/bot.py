@@ -8,7 +8,7 @@
 Every move is decided from scratch from the observation (the bots keep nothing between
 moves); the figures are given over every move and over the moves that start a room (where
 new cards were just dealt and the searching bot has the most to weigh). The win rates
-themselves are ``scoundrel bot --level fast|search --games 2000 --jobs 2``.
+themselves are ``scoundrel bot --level fast|search|learned --games 2000 --jobs 2``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import statistics
 import time
 
 from scoundrel.core import Rules, State, random_deal
-from scoundrel.solver import Bot, SearchBot
+from scoundrel.solver import Bot, LearnedBot, SearchBot
 
 
 def main() -> int:
@@ -28,11 +28,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     parser.add_argument("--option", "-o", action="append", default=[])
-    parser.add_argument("--level", choices=("fast", "search"), default="fast")
+    parser.add_argument("--level", choices=("fast", "search", "learned"), default="fast")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = Rules.parse(args.ruleset, args.option)
-    bot = SearchBot() if args.level == "search" else Bot()
+    bot = {"fast": Bot, "search": SearchBot, "learned": LearnedBot}[args.level]()
     times: list[float] = []
     starts: list[float] = []
     wins = 0

@@ -21,9 +21,9 @@ from ..core.rules import Rules
 from ..solver.bot import Bot, Player, RandomPlayer
 from ..solver.searcher import SearchBot, advice_playouts
 
-NAMES = ("random", "fast", "search")
-"""The package's own policies: a uniformly random legal move, the fast bot and the
-searching bot."""
+NAMES = ("random", "fast", "search", "learned")
+"""The package's own policies: a uniformly random legal move, the fast bot, the searching
+bot and the learned bot (strict solo only)."""
 
 
 class PolicyError(ValueError):
@@ -38,6 +38,15 @@ def named(name: str, rules: Rules) -> Player:
         return RandomPlayer()
     if name == "fast":
         return Bot()
+    if name == "learned":
+        from ..solver.learned import LearnedBot, plays
+
+        if not plays(rules):
+            raise PolicyError(
+                f"the learned bot plays strict solo with the standard options only, not "
+                f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())})"
+            )
+        return LearnedBot()
     raise PolicyError(f"no policy named {name!r}: give one of {', '.join(NAMES)}")
 
 

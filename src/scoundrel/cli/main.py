@@ -497,9 +497,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def _player(level: str, rules: Rules) -> Player:
-    from scoundrel.arena.policies import named
+    from scoundrel.arena.policies import PolicyError, named
 
-    return named(level, rules)
+    try:
+        return named(level, rules)
+    except PolicyError as error:
+        raise UsageError(str(error)) from None
 
 
 def cmd_pyodide(args: argparse.Namespace) -> int:
@@ -529,11 +532,12 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     args.jobs = _jobs(args.jobs, "bot")
+    player = _player(args.level, rules)  # a level that cannot play these rules says so now
     bar = _bar(args.games, sys.stderr.isatty() and not args.json)
     started = time.perf_counter()
     try:
         if args.jobs == 1 and args.ray is None:
-            result = play_games(rules, args.games, args.seed, bar, _player(args.level, rules))
+            result = play_games(rules, args.games, args.seed, bar, player)
         else:
             with _spread(args.jobs, args.ray) as spread:
                 result = _bot_jobs(rules, args.games, args.seed, spread, bar, args.level)
@@ -1021,11 +1025,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ray_option(bot)
     bot.add_argument(
         "--level",
-        choices=("fast", "search", "random"),
+        choices=("fast", "search", "learned", "random"),
         default="fast",
         help="fast: scores one room at a time (default); search: plays each way out "
         "over orders of the unseen cards (stronger; about a second per solo game, several "
-        "in co-op); random: a uniformly random legal move (a baseline)",
+        "in co-op); learned: the fast bot's rooms judged by a trained network (strict solo "
+        "only); random: a uniformly random legal move (a baseline)",
     )
     bot.add_argument("--json", action="store_true")
     bot.set_defaults(func=cmd_bot)
@@ -1041,8 +1046,8 @@ def build_parser() -> argparse.ArgumentParser:
         "policies",
         nargs="+",
         metavar="POLICY",
-        help="random, fast, search, or an importable module:callable that takes an "
-        "observation and returns a move",
+        help="random, fast, search, learned (strict solo), or an importable module:callable "
+        "that takes an observation and returns a move",
     )
     arena.add_argument("--games", type=int, default=2000, help="deals (default 2000)")
     arena.add_argument(

@@ -11,6 +11,7 @@ True
 from .analysis import Analysis, Slip, analyse
 from .bot import Bot, BotResult, Choice, Weights, play_game, play_games
 from .hint import Hint, hint
+from .learned import LearnedBot
 from .search import Cancelled, Solution, reach, solve
 from .searcher import Estimate, Search, SearchBot
 
@@ -22,6 +23,7 @@ __all__ = [
     "Choice",
     "Estimate",
     "Hint",
+    "LearnedBot",
     "Search",
     "SearchBot",
     "Slip",

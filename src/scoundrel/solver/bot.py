@@ -80,6 +80,16 @@ class Weights:
     the best weapon that could still reach it and the best potions healed them (the
     solver's bound). Co-op play needs it; solo play is better without it."""
 
+    def judge(self, rules: Rules, leader: int, pool: tuple[int, ...]) -> Judge:
+        return Judge(self, rules, leader, pool)
+
+
+class Judgement(Protocol):
+    """How a bot scores where a way leaves the heroes: the fast bot's :class:`Weights`, or
+    learned ones (:class:`~.learned.Learned`). ``pool``: every card still in the dungeon."""
+
+    def judge(self, rules: Rules, leader: int, pool: tuple[int, ...]) -> Judge: ...
+
 
 COOP_WEIGHTS = Weights(bound=1.0)
 """The co-op weights: measured on seeded games, the bound lifts the fast bot from 0 to
@@ -116,7 +126,7 @@ class Bot:
     """``Bot().choose(observation)`` gives a move; :meth:`plan` says why."""
 
     def __init__(
-        self, weights: Weights | None = None, samples: int = SAMPLES, solve: bool = True
+        self, weights: Judgement | None = None, samples: int = SAMPLES, solve: bool = True
     ) -> None:
         self.weights = weights
         """``None``: the weights tuned for the game's ruleset (:func:`weights_for`)."""
@@ -260,8 +270,8 @@ class Seen:
             self.help_used,
         )
 
-    def judge(self, weights: Weights) -> Judge:
-        return Judge(weights, self.rules, self.leader, self.unseen + self.bottom)
+    def judge(self, judgement: Judgement) -> Judge:
+        return judgement.judge(self.rules, self.leader, self.unseen + self.bottom)
 
 
 class Judge:

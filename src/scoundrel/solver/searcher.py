@@ -31,9 +31,9 @@ from .bot import (
     Bot,
     Choice,
     Judge,
+    Judgement,
     Seen,
     Way,
-    Weights,
     deal_room,
     flee_dungeon,
     known_win,
@@ -146,7 +146,7 @@ class SearchBot:
     def __init__(
         self,
         playouts: int = PLAYOUTS,
-        weights: Weights | None = None,
+        weights: Judgement | None = None,
         flee_samples: int = FLEE_SAMPLES,
         ways: int = 8,
     ) -> None:
@@ -321,7 +321,7 @@ def _utility(games: list[tuple[bool, int]]) -> tuple[float, float]:
 
 
 def _play_out(
-    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Weights, flee_samples: int
+    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Judgement, flee_samples: int
 ) -> tuple[bool, int]:
     """Play ``way`` in a game whose dungeon is ``dungeon`` (in order), then the rest of
     the game with the fast judgement, which sees only what a player would. Returns
@@ -337,7 +337,7 @@ def _play_out(
     fresh = (False,) * (len(heroes) // 3)
     while True:
         final = is_final(len(dungeon))  # S4
-        judge = Judge(weights, rules, leader, dungeon)
+        judge = weights.judge(rules, leader, dungeon)
         split = len(dungeon) - known
         flee, face, _ = judge.decide(
             room,
@@ -367,7 +367,7 @@ def _play_out(
 
 
 def _solve_out(
-    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Weights, flee_samples: int
+    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Judgement, flee_samples: int
 ) -> tuple[bool, int]:
     """With every card left known: won (with the score of the solver's winning line) if
     the solver finds a win after ``way``, else the playout's lost game."""
