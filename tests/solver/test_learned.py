@@ -93,10 +93,12 @@ def test_the_learned_bot_is_certified_fair_in_the_arena() -> None:
 
 
 @pytest.mark.parametrize(
-    "rules", [Rules.coop(), Rules.solo(weapon="lenient")], ids=["coop", "lenient"]
+    ("rules", "named_as"),
+    [(Rules.coop(), "coop"), (Rules.solo(weapon="lenient"), "weapon=lenient")],
+    ids=["coop", "lenient"],
 )
-def test_rules_it_was_not_trained_for_are_refused_by_name(rules: Rules) -> None:
-    with pytest.raises(PolicyError, match="strict solo with the standard options only"):
+def test_rules_it_was_not_trained_for_are_refused_by_name(rules: Rules, named_as: str) -> None:
+    with pytest.raises(PolicyError, match=f"standard options only, not {named_as}$"):
         named("learned", rules)
     with pytest.raises(LearnedUnavailable):
         play_game(LearnedBot(), State.new(rules, random_deal(rules, 1)))

@@ -42,9 +42,11 @@ def named(name: str, rules: Rules) -> Player:
         from ..solver.learned import LearnedBot, plays
 
         if not plays(rules):
+            standard = Rules.solo().options
+            changed = [f"{k}={v}" for k, v in rules.options.items() if standard.get(k) != v]
+            asked = rules.ruleset if rules.ruleset != "solo" else " ".join(changed)
             raise PolicyError(
-                f"the learned bot plays strict solo with the standard options only, not "
-                f"{rules.ruleset} ({', '.join(f'{k}={v}' for k, v in rules.options.items())})"
+                f"the learned bot plays strict solo with the standard options only, not {asked}"
             )
         return LearnedBot()
     raise PolicyError(f"no policy named {name!r}: give one of {', '.join(NAMES)}")
