@@ -104,7 +104,7 @@ def test_tab_offers_the_rulesets(command: str, tmp_path: Path) -> None:
 
 
 def test_tab_offers_fixed_values(tmp_path: Path) -> None:
-    assert complete("scoundrel bot --level ", tmp_path) == ["fast", "search", "random"]
+    assert complete("scoundrel bot --level ", tmp_path) == ["fast", "search", "learned", "random"]
     assert {"bash", "zsh", "fish"} <= set(complete("scoundrel completion ", tmp_path))
     assert complete("scoundrel play --ruleset coop --da", tmp_path) == ["--daily"]
     assert complete("scoundrel play --seed 3 --da", tmp_path) == []  # one or the other
