@@ -48,6 +48,12 @@ def test_weights_that_do_not_fit_are_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"weights": {"weapon": 1.0}}))
     with pytest.raises(ValueError, match="no weight for monster, potion"):
         Learned.load(path)
+    path.write_text(json.dumps([1, 2]))
+    with pytest.raises(ValueError, match="no weights"):
+        Learned.load(path)
+    path.write_text(json.dumps({"weights": {**dict.fromkeys(FEATURES, 0.5), "reach": "far"}}))
+    with pytest.raises(ValueError, match="the weight of reach is not a number"):
+        Learned.load(path)
 
 
 def test_the_fast_bots_weights_play_as_the_fast_bot() -> None:

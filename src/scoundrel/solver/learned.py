@@ -14,7 +14,7 @@ The weights were learned by the cross-entropy method, a policy search
 (``examples/train_learned.py``): each round plays a population of weight vectors on the
 same training deals, keeps the ones that won most, and draws the next population around
 them. It starts at the fast bot's hand-tuned weights, so the first round is the fast bot.
-The weights ship in the package (``learned.json``, a few hundred bytes); playing needs
+The weights ship in the package (``learned.json``, under a kilobyte); playing needs
 nothing but Python.
 
 It is trained for strict solo with the standard options, and plays only that.
@@ -97,10 +97,15 @@ class Learned:
         """The weights in ``path``, or the ones in the package."""
         source = path or resources.files("scoundrel.solver").joinpath(WEIGHTS_FILE)
         data = json.loads(source.read_text("utf-8"))
-        named = data["weights"]
+        named = data.get("weights") if isinstance(data, dict) else None
+        if not isinstance(named, dict):
+            raise ValueError(f"{source}: no weights (an object of name: number)")
         missing = [name for name in FEATURES if name not in named]
         if missing:
             raise ValueError(f"{source}: no weight for {', '.join(missing)}")
+        odd = [name for name in FEATURES if not isinstance(named[name], int | float)]
+        if odd:
+            raise ValueError(f"{source}: the weight of {', '.join(odd)} is not a number")
         return cls(tuple(float(named[name]) for name in FEATURES), data.get("about", {}))
 
     def save(self, path: Path, about: dict[str, Any] | None = None) -> None:
