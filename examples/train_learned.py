@@ -3,8 +3,8 @@
 Needs nothing but the package (and NumPy, which the ``rl`` and ``fast`` extras bring).
 The recipe behind the weights in the package::
 
-    python examples/train_learned.py --generations 10 --population 16 --games 600 \\
-        --jobs 2 --out src/scoundrel/solver/learned.json \\
+    python examples/train_learned.py --generations 10 --population 16 --games 800 \\
+        --check 3000 --jobs 2 --out src/scoundrel/solver/learned.json \\
         --curve examples/results/learned_curve.json
 
 The method is the cross-entropy method, a policy search over the weights of the bot's
