@@ -976,3 +976,33 @@ def test_a_win_announces_its_achievements_and_keeps_them(keeper: Keeper) -> None
     kept_now = keeper.achievements()
     assert {entry["code"] for entry in kept_now} == expected
     assert {entry["game_id"] for entry in kept_now} == {kept.id}
+
+
+def test_a_hint_says_why_it_does_not_follow_the_highest_chance() -> None:
+    """The terminal says what the browser's hint says under the chances: nothing won (the
+    average score, or the quick judgement, decided), or something won but not clearly more
+    than the judgement's choice (``judged`` with chances above zero); nothing when the
+    hint follows the chances or a flee's own sentence says why."""
+    from dataclasses import replace
+
+    from scoundrel.solver import SearchBot, hint
+
+    state = State.new(Rules.solo(), random_deal(Rules.solo(), 3))
+    advice = hint(state.observation(1), bot=SearchBot(playouts=4))
+    some = advice.chances
+    none = tuple(replace(c, estimate=replace(c.estimate, wins=0)) for c in some)
+    assert any(c.estimate.chance for c in some)
+    w = Words("en")
+    assert w.chances_note(replace(advice, chances=some, judged=False, reason="face")) is None
+    close = w.chances_note(replace(advice, chances=some, judged=True, reason="face"))
+    assert close is not None and close.startswith("No move won clearly more")
+    judged = w.chances_note(replace(advice, chances=none, judged=True, reason="face"))
+    assert judged is not None and "quick judgement" in judged
+    scored = w.chances_note(replace(advice, chances=none, judged=False, reason="face"))
+    assert scored is not None and "average score" in scored
+    flee = replace(advice, chances=some, judged=True, reason="flee", flee_reason="close")
+    assert w.chances_note(flee) is None
+    assert "clearly more" in w("hint.flee_close")
+    for lang in ("it", "ru", "de", "es", "fr"):
+        said = Words(lang).chances_note(replace(advice, chances=some, judged=True, reason="face"))
+        assert said is not None and said != close

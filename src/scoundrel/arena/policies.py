@@ -19,7 +19,7 @@ from ..core.moves import Move, parse_move
 from ..core.observation import Observation
 from ..core.rules import Rules
 from ..solver.bot import Bot, Player, RandomPlayer
-from ..solver.searcher import SearchBot, advice_playouts
+from ..solver.searcher import SearchBot
 
 NAMES = ("random", "fast", "search", "learned")
 """The package's own policies: a uniformly random legal move, the fast bot, the searching
@@ -32,8 +32,8 @@ class PolicyError(ValueError):
 
 def named(name: str, rules: Rules) -> Player:
     """One of :data:`NAMES` for a game of ``rules``."""
-    if name == "search":  # as many playouts as hints use (fewer in co-op, to stay quick)
-        return SearchBot(playouts=advice_playouts(rules))
+    if name == "search":  # 32 playouts in every ruleset (co-op hints use fewer, to be quick)
+        return SearchBot()
     if name == "random":
         return RandomPlayer()
     if name == "fast":

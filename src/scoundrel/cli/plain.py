@@ -402,6 +402,9 @@ class PlainGame:
             for name, chance, margin, advised in w.chances(advice):
                 mark = f" <- {w('hint.suggested')}" if advised else ""
                 self.write(f"  {chance:>5} {margin:>6}  {name}{mark}")
+            note = w.chances_note(advice)
+            if note is not None:
+                self.write(note)
         self.write(w("hint.counted"))
 
     def analyse(self) -> None:

@@ -306,6 +306,16 @@ class Words:
             for chance in hint.chances
         ]
 
+    def chances_note(self, hint: Hint) -> str | None:
+        """Why the hint's move is not simply the one with the highest chance, when it is
+        not (the browser's note says the same); ``None`` when a flee's own sentence says
+        it or the hint follows the chances."""
+        if hint.reason == "flee" and hint.flee_reason in ("score", "judged", "close"):
+            return None
+        if all(chance.estimate.chance == 0 for chance in hint.chances):
+            return self("hint.chances_judged" if hint.judged else "hint.chances_none")
+        return self("hint.chances_close") if hint.judged else None
+
     # ------------------------------------------------------------------ analysis
 
     def analysis(self, result: Analysis) -> list[str]:
@@ -423,4 +433,5 @@ _FLEE_KEYS = {
     "tie": "hint.flee_tie",
     "score": "hint.flee_score",
     "judged": "hint.flee_judged",
+    "close": "hint.flee_close",
 }

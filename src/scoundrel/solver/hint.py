@@ -63,11 +63,13 @@ class Hint:
     """Why a flee (``reason`` ``flee``): ``wins``, it wins more often than any way through
     the room; ``tie``, as often as the best and it scores more on average; ``score``,
     nothing wins and it scores best on average; ``judged``, nothing wins and the fast
-    judgement (health, weapons, the cards to come) prefers it."""
+    judgement (health, weapons, the cards to come) prefers it; ``close``, no way through
+    the room won clearly more of the same games, and the judgement prefers it."""
     judged: bool = False
-    """No way won a playout, so the move is the fast bot's choice, by its judgement of
-    health, weapons and the cards to come (see :meth:`SearchBot.advise`), not by the
-    playouts' average score."""
+    """The move is the fast bot's choice, by its judgement of health, weapons and the
+    cards to come (see :meth:`SearchBot.advise`): no way won a playout, or none won
+    clearly more of the same games than that choice (then a move with a higher chance
+    may be listed: the difference is within the luck of the sample)."""
 
     def text(self) -> str:
         return self.advice() + ("\n" + self.chances_text() if self.chances else "")
@@ -113,6 +115,12 @@ class Hint:
             return (
                 "in the games played out over the orders the unseen cards may lie in, no move "
                 "wins; judged by health, weapons and the cards still to come, fleeing is best."
+            )
+        if self.flee_reason == "close":
+            return (
+                "in the games played out over the orders the unseen cards may lie in, no way "
+                "through this room wins clearly more of them; judged by health, weapons and "
+                "the cards still to come, fleeing is best."
             )
         return (
             "played out over the orders the unseen cards may lie in, fleeing wins more "
@@ -184,7 +192,7 @@ def hint(
             chances.append(Chance(move, estimate))
     chances.sort(key=lambda c: (c.estimate.chance, c.estimate.mean_score), reverse=True)
     before = tuple(hero.health for hero in observation.heroes)
-    if isinstance(chosen, Choice):  # nothing won a playout: the fast bot's choice
+    if isinstance(chosen, Choice):  # no way won clearly more: the fast bot's choice
         return _judged(observation, chosen, before, tuple(chances))
     way = chosen.way
     if way.flee:
@@ -224,8 +232,8 @@ def _flee_reason(flee: Estimate, chances: list[Chance]) -> str:
 def _judged(
     observation: Observation, choice: Choice, before: tuple[int, ...], chances: tuple[Chance, ...]
 ) -> Hint:
-    """The hint when no way won a playout: the fast bot's plan, as the searching bot
-    plays it (:meth:`SearchBot.advise`), with every move's chance (all none)."""
+    """The hint when the playouts did not single out a way: the fast bot's plan, as the
+    searching bot plays it (:meth:`SearchBot.advise`), with every move's chance."""
     if choice.move.is_flee:
         return Hint(
             choice.move,
@@ -234,7 +242,7 @@ def _judged(
             tuple((h, h) for h in before),
             None,
             chances,
-            "judged",
+            "close" if any(c.estimate.wins for c in chances) else "judged",
             judged=True,
         )
     if choice.face_value is None:  # every way through the room is fatal

@@ -62,6 +62,9 @@ COOP_ADVICE_PLAYOUTS = 12
 games are longer, so fewer keep a hint to about a second."""
 FLEE_SAMPLES = 3
 """Sample rooms the playouts deal themselves to judge a flee (the fast bot uses 12)."""
+MARGIN = 2
+"""How many more of the same played-out games the search's best way must win than the
+fast bot's choice before the searching bot plays it instead (:meth:`SearchBot.advise`)."""
 EXACT = 4
 """Every order of the unseen cards is played out when there are at most this many times
 :data:`PLAYOUTS` of them (five cards or fewer by default)."""
@@ -78,6 +81,9 @@ class Estimate:
     total_score: int
     exact: bool
     """Whether every order of the unseen cards was played (no sampling error)."""
+    won: tuple[bool, ...] = ()
+    """Which of the games were won, in the order the orders were dealt (every way plays
+    the same orders from the first, so two ways compare game by game)."""
 
     @property
     def chance(self) -> float:
@@ -149,7 +155,11 @@ class SearchBot:
         weights: Judgement | None = None,
         flee_samples: int = FLEE_SAMPLES,
         ways: int = 8,
+        margin: int = MARGIN,
     ) -> None:
+        self.margin = margin
+        """How many more of the same games the search's best way must win than the fast
+        bot's choice to be played instead (see :meth:`advise`)."""
         self.playouts = playouts
         self.weights = weights
         """``None``: the weights tuned for the game's ruleset (:func:`~.bot.weights_for`)."""
@@ -170,28 +180,37 @@ class SearchBot:
         every_move: bool = False,
         cancel: Callable[[], bool] | None = None,
     ) -> tuple[Search, Estimate | Choice]:
-        """:meth:`search`, and the way to play: the search's best.
+        """:meth:`search`, and the way to play.
 
-        When no way won a single playout (and the chances are not exact), the playouts
-        cannot tell the ways apart by winning, only by how their games end, and the fast
-        bot's own choice is played instead (a :class:`~.bot.Choice`): it is the judgement
-        the playouts use, with more samples for a flee and the solver for a known end. In
-        co-op, whose playouts almost never win without the solver, this is most
-        decisions."""
-        found = self.search(observation, every_move, cancel)
+        The playouts are a sample: of a room's eight or nine ways, one wins a few more of
+        its games than the others by luck alone, most of all where few games are won (in
+        co-op, one or two in thirty-two). So the search does not simply play its best
+        way. The fast bot's own choice (its judgement, with more samples for a flee; a
+        :class:`~.bot.Choice`) is played out over every order, and the search's best way
+        replaces it only when it won at least :attr:`margin` more of the same games than
+        the choice did (counting the games one won and the other lost). So where no way
+        won a single game, the fast bot's choice is played. Exact chances (every order
+        played, or the solver's) are followed as they are."""
+        base = Bot(self.weights).plan(observation)
+        found = self.search(observation, every_move, cancel, base.moves)
         best = found.best
-        if best.exact or any(estimate.wins for estimate in found.estimates):
+        if best.exact:
             return found, best
-        return found, Bot(self.weights).plan(observation)
+        own = next((e for e in found.estimates if e.moves == base.moves), None)
+        if own is best:
+            return found, best if best.wins else base
+        return found, best if clearly_better(best, own, self.margin) else base
 
     def search(
         self,
         observation: Observation,
         every_move: bool = False,
         cancel: Callable[[], bool] | None = None,
+        keep: tuple[Move, ...] = (),
     ) -> Search:
         """Weigh the ways to go on from ``observation``. With ``every_move`` each legal
-        move gets at least its best way (for hints); otherwise only the most promising."""
+        move gets at least its best way (for hints); otherwise only the most promising,
+        and the way whose moves are ``keep``, if it is weighed, plays every order."""
         if observation.score is not None or not observation.legal_moves:
             raise ValueError("the game is over: there is nothing to choose")
         seen = Seen.of(observation)
@@ -204,6 +223,7 @@ class SearchBot:
             play = _play_out
         total = len(orders)
         results: dict[Way, list[tuple[bool, int]]] = {way: [] for way in ways}
+        kept = [way for way in ways if _moves(observation, way) == keep]
         alive = list(ways)
         played = 0
         # successive halving: every way gets the first games, the better half more
@@ -222,11 +242,12 @@ class SearchBot:
                 break
             alive.sort(key=lambda way: _utility(results[way]), reverse=True)
             if not every_move:
-                alive = alive[: max(1, (len(alive) + 1) // 2)]
+                half = max(1, (len(alive) + 1) // 2)
+                alive = alive[:half] + [way for way in alive[half:] if way in kept]
             step = played
         estimates = []
         for way, games in results.items():
-            moves = (FLEE,) if way.flee else tuple(room_moves(observation.room, way.line))
+            moves = _moves(observation, way)
             estimates.append(
                 Estimate(
                     way,
@@ -235,6 +256,7 @@ class SearchBot:
                     sum(1 for won, _ in games if won),
                     sum(score for _, score in games),
                     exact,
+                    tuple(won for won, _ in games),
                 )
             )
         estimates.sort(key=lambda e: (e.games, e.chance, e.mean_score), reverse=True)
@@ -306,6 +328,20 @@ class _FirstMoves(Expansion):
         key = (room, heroes)
         if key not in outcomes or potion > outcomes[key][1]:
             outcomes[key] = (line, potion)
+
+
+def clearly_better(best: Estimate, other: Estimate | None, margin: int) -> bool:
+    """Whether ``best`` won at least ``margin`` more of the games both played (the first
+    ones: every way plays the same orders from the first) than ``other``; with no
+    ``other`` (a way the search did not weigh), whether it won ``margin`` games."""
+    if other is None:
+        return best.wins >= margin
+    pairs = list(zip(best.won, other.won, strict=False))
+    return sum(a and not b for a, b in pairs) - sum(b and not a for a, b in pairs) >= margin
+
+
+def _moves(observation: Observation, way: Way) -> tuple[Move, ...]:
+    return (FLEE,) if way.flee else tuple(room_moves(observation.room, way.line))
 
 
 def search_item(move: Move) -> int:

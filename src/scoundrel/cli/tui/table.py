@@ -765,6 +765,9 @@ class TableScreen(Page):
                     line.append(f"  ← {w('hint.suggested')}" if not w.ascii_only else " <")
                     line.stylize("bold green")
                 lines.append(line)
+            note = w.chances_note(advice)
+            if note is not None:
+                lines.append(Text(note, style="dim"))
         lines.append(Text(w("hint.counted"), style="dim"))
         self.advice = lines
         self.advised_at = here

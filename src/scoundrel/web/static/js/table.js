@@ -333,13 +333,14 @@ function healthChanges(pairs) {
 }
 
 // Why a flee is advised comes with the hint (its flee_reason): it wins more often, it wins
-// as often and scores more, nothing wins and it scores most, or nothing wins and the fast
-// judgement prefers it.
+// as often and scores more, nothing wins and it scores most, nothing wins and the fast
+// judgement prefers it, or no way wins clearly more and the judgement prefers it.
 const FLEE_KEYS = {
   wins: "hint.flee",
   tie: "hint.flee_tie",
   score: "hint.flee_score",
   judged: "hint.flee_judged",
+  close: "hint.flee_close",
 };
 function fleeKey(hint) {
   return FLEE_KEYS[hint.flee_reason] || "hint.flee";
@@ -449,17 +450,14 @@ function advicePanel(hint) {
   for (const line of adviceText(hint)) box.append(el("p", { text: line }));
   if (hint.chances?.length) {
     box.append(el("h3", { id: "chances-title", text: t("hint.chances") }), chancesList(hint));
-    // when nothing won, the hint went by the average scores or by the fast judgement; a
-    // flee's own sentence says which already
+    // when nothing won, the hint went by the average scores or by the fast judgement, and
+    // when nothing won clearly more, by the judgement; a flee's own sentence says so already
     const none = hint.chances.every((entry) => entry.chance === 0);
-    const said = hint.reason === "flee" && ["score", "judged"].includes(hint.flee_reason);
-    if (none && !said)
-      box.append(
-        el("p", {
-          class: "note",
-          text: t(hint.judged ? "hint.chances_judged" : "hint.chances_none"),
-        }),
-      );
+    const said = hint.reason === "flee" && ["score", "judged", "close"].includes(hint.flee_reason);
+    let why = null;
+    if (none) why = hint.judged ? "hint.chances_judged" : "hint.chances_none";
+    else if (hint.judged) why = "hint.chances_close";
+    if (why && !said) box.append(el("p", { class: "note", text: t(why) }));
     box.append(el("p", { class: "note", text: t("hint.chances_note") }));
   }
   box.append(el("p", { class: "note", text: t("hint.counted") }));
