@@ -181,7 +181,7 @@ def test_a_record_changed_by_hand_is_refused(client: TestClient, change: str, re
     elif change == "status":
         body["status"] = "won" if body["status"] == "lost" else "lost"
     elif change == "short":
-        record["moves"] = " ".join(record["moves"].split()[:2])
+        record["moves"] = " ".join(record["moves"].split()[:-1])  # one short of its end
     elif change == "seed":
         body["seed"] += 1
     elif change == "future":
