@@ -87,7 +87,8 @@ def test_exact_chances_are_the_cores(rules: Rules, seeds: Iterable[int]) -> None
         if found is None:
             continue
         state, moves = found
-        result = SearchBot().search(state.observation(state.leader), every_move=True)
+        bot = SearchBot(endgame=False)
+        result = bot.search(state.observation(state.leader), every_move=True)
         for estimate in result.estimates:
             assert estimate.exact
             assert estimate.interval == (estimate.chance, estimate.chance)

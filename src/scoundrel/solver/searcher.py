@@ -12,6 +12,10 @@ luck of the deal. The most promising ways get more games (successive halving).
 
 The orders are drawn from a generator seeded by the observation itself, so a position
 always gets the same answer, whatever the real order of the dungeon.
+
+In a small solo endgame (:func:`.endgame.fits`: a few unseen cards, a few more known at the
+bottom) nothing is sampled: every way is weighed by the best fair play after it, over every
+order of the unseen cards (:mod:`.endgame`), and the best is played.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from .bot import (
     weights_for,
     wilson,
 )
+from .endgame import BUDGET, Endgame, TooBig, fits
 from .model import (
     FLEE_MOVE,
     HELP,
@@ -156,7 +161,11 @@ class SearchBot:
         flee_samples: int = FLEE_SAMPLES,
         ways: int = 8,
         margin: int = MARGIN,
+        endgame: bool = True,
     ) -> None:
+        self.endgame = endgame
+        """Whether small solo endgames are played exactly (:mod:`.endgame`) rather than
+        by playouts."""
         self.margin = margin
         """How many more of the same games the search's best way must win than the fast
         bot's choice to be played instead (see :meth:`advise`)."""
@@ -215,7 +224,12 @@ class SearchBot:
             raise ValueError("the game is over: there is nothing to choose")
         seen = Seen.of(observation)
         weights = self.weights or weights_for(seen.rules)
-        ways = self._ways(seen, seen.judge(weights), every_move)
+        judge = seen.judge(weights)
+        if self.endgame and fits(seen):
+            weighed = _endgame(observation, seen, judge, every_move, cancel)
+            if weighed is not None:
+                return weighed
+        ways = self._ways(seen, judge, every_move)
         if seen.known:  # one order is left: the solver tells each way's fate exactly
             orders, exact, play = [seen.unseen + seen.bottom], True, _solve_out
         else:
@@ -328,6 +342,48 @@ class _FirstMoves(Expansion):
         key = (room, heroes)
         if key not in outcomes or potion > outcomes[key][1]:
             outcomes[key] = (line, potion)
+
+
+def _endgame(
+    observation: Observation,
+    seen: Seen,
+    judge: Judge,
+    every_move: bool,
+    cancel: Callable[[], bool] | None,
+) -> Search | None:
+    """Every way to go on weighed exactly, by the best fair play after it (the most orders
+    of the unseen cards won, then the highest mean score: :mod:`.endgame`); ``None`` when
+    the endgame is bigger than :data:`.endgame.BUDGET` rooms. Every way through the room
+    that no other beats on health, weapon and reach is weighed, with ``every_move`` every
+    outcome of every first move, and the flee."""
+    rules = seen.rules
+    expansion = _FirstMoves(rules.strict, rules.coop_game, True, rules.health)
+    seen.expand(expansion)
+    ways = seen.ways(judge, expansion)
+    if every_move:
+        lines = {way.line for way in ways}
+        for outcomes in expansion.firsts.values():
+            for (rest, after), (line, last) in outcomes.items():
+                if line not in lines:
+                    ways.append(Way(line, after, rest, last, False))
+        alive = {way.line[0] for way in ways}
+        for first in {line[0] for _, _, line in expansion.deaths} - alive:
+            after, rest, line = slays_most(d for d in expansion.deaths if d[2][0] == first)
+            ways.append(Way(line, after, rest, 0, True))
+    flee = seen.flee_way()
+    if flee is not None:
+        ways.append(flee)
+    endgame = Endgame(rules, BUDGET, cancel)
+    orders = endgame.orders(seen)
+    estimates = []
+    try:
+        for way in ways:
+            won, total = endgame.way(seen, way)
+            estimates.append(Estimate(way, _moves(observation, way), orders, won, total, True))
+    except TooBig:
+        return None
+    estimates.sort(key=lambda e: (e.wins, e.total_score), reverse=True)
+    return Search(tuple(estimates))
 
 
 def clearly_better(best: Estimate, other: Estimate | None, margin: int) -> bool:
