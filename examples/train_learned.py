@@ -37,6 +37,7 @@ import numpy as np
 from scoundrel.core import Rules
 from scoundrel.solver.bot import play_games
 from scoundrel.solver.learned import FEATURES, HAND, Learned, LearnedBot
+from scoundrel.spread import chunks
 
 TRAIN_SEEDS = 200_000_000
 CHECK_SEEDS = 300_000_000
@@ -59,13 +60,10 @@ def rate(
     chunk: int,
 ) -> list[tuple[int, int]]:
     """Each candidate's (wins, total score) on the same deals."""
-    jobs = [
-        (c, s, min(chunk, first + games - s))
-        for c in candidates
-        for s in range(first, first + games, chunk)
-    ]
+    pieces = chunks(first, games, chunk)
+    jobs = [(c, s, n) for c in candidates for s, n in pieces]
     done = list(pool.map(play, jobs))
-    per = len(range(first, first + games, chunk))
+    per = len(pieces)
     return [
         (
             sum(w for w, _ in done[i * per : (i + 1) * per]),

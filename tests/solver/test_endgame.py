@@ -7,8 +7,11 @@ player beats it, the fast bot never does better, and perfect information never d
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import runpy
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from solver_support import DUNGEON_ONLY, LENIENT, SOLO, walk
@@ -209,3 +212,18 @@ def test_the_searching_bot_plays_small_endgames_exactly() -> None:
         if checked == 6:
             break
     assert checked >= 4
+
+
+def test_the_endgames_benchmark_orders_its_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/endgames.py, on a few held-out deals: over every order, no fair player
+    (the searching bot's choice by playouts, the fast bot) wins more than the exact fair
+    optimum, which wins no more than perfect information."""
+    path = Path(__file__).parents[2] / "benchmarks" / "endgames.py"
+    module = runpy.run_path(str(path))
+    assert module["main"](["--games", "12", "--player", "fast", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["table"], "no endgame reached"
+    for row in report["table"]:
+        assert row["fast"] <= row["fair"] <= row["perfect"]
+        assert row["playouts"] <= row["fair"]
+    assert report["table"][-1]["positions"] == sum(r["positions"] for r in report["table"][:-1])
