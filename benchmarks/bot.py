@@ -18,8 +18,8 @@ import json
 import statistics
 import time
 
+from scoundrel.arena.policies import named
 from scoundrel.core import Rules, State, random_deal
-from scoundrel.solver import Bot, LearnedBot, SearchBot
 
 
 def main() -> int:
@@ -28,11 +28,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ruleset", choices=("solo", "coop"), default="solo")
     parser.add_argument("--option", "-o", action="append", default=[])
-    parser.add_argument("--level", choices=("fast", "search", "learned"), default="fast")
+    parser.add_argument(
+        "--level", choices=("fast", "search", "search128", "learned"), default="fast"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = Rules.parse(args.ruleset, args.option)
-    bot = {"fast": Bot, "search": SearchBot, "learned": LearnedBot}[args.level]()
+    bot = named(args.level, rules)
     times: list[float] = []
     starts: list[float] = []
     wins = 0

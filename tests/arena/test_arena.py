@@ -149,3 +149,26 @@ def test_the_command_refuses_clearly(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2, result.stdout
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_search128_is_the_searching_bot_with_four_times_the_playouts() -> None:
+    """``search128`` (arena and ``bot --level``) is the searching bot weighing each way over
+    128 orders of the unseen cards instead of 32; ``bot`` plays the arena's dealt game."""
+    from scoundrel.solver import SearchBot
+
+    thorough, plain = load("search128", SOLO), load("search", SOLO)
+    assert isinstance(thorough, SearchBot) and isinstance(plain, SearchBot)
+    assert (thorough.playouts, plain.playouts) == (128, 32)
+    outcomes = play_deals(thorough, SOLO, HELD_OUT, 1, reshuffle=False)
+    command = ["bot", "--level", "search128", "--games", "1", "--seed", str(HELD_OUT), "--json"]
+    found = subprocess.run(
+        [sys.executable, "-m", "scoundrel", *command],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(found.stdout)
+    assert (report["wins"], report["mean_score"]) == (
+        outcomes.result.wins,
+        outcomes.result.total_score,
+    )

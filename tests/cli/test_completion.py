@@ -104,7 +104,13 @@ def test_tab_offers_the_rulesets(command: str, tmp_path: Path) -> None:
 
 
 def test_tab_offers_fixed_values(tmp_path: Path) -> None:
-    assert complete("scoundrel bot --level ", tmp_path) == ["fast", "search", "learned", "random"]
+    assert complete("scoundrel bot --level ", tmp_path) == [
+        "fast",
+        "search",
+        "search128",
+        "learned",
+        "random",
+    ]
     assert {"bash", "zsh", "fish"} <= set(complete("scoundrel completion ", tmp_path))
     assert complete("scoundrel play --ruleset coop --da", tmp_path) == ["--daily"]
     assert complete("scoundrel play --seed 3 --da", tmp_path) == []  # one or the other
@@ -163,7 +169,7 @@ ask 'scoundrel bot --level s'
     assert result.stdout.splitlines() == [
         "scoundrel pl|play ,",
         "scoundrel play --ruleset |solo,coop,",
-        "scoundrel bot --level s|search ,",
+        "scoundrel bot --level s|search,search128,",
     ]
 
 
@@ -195,7 +201,7 @@ end
     assert offered == {
         "scoundrel pl": ["play"],
         "scoundrel play --ruleset ": ["coop", "solo"],  # fish sorts them
-        "scoundrel bot --level s": ["search"],
+        "scoundrel bot --level s": ["search", "search128"],
     }
 
 

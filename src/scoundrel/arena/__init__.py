@@ -101,7 +101,8 @@ def arena(
     for spec in policies:
         load(spec, rules)  # a policy that cannot be made is named before any game
     modules = [spec.partition(":")[0] for spec in policies if spec not in NAMES]
-    most = 10 if any(spec == "search" or spec not in NAMES for spec in policies) else 250
+    slow = ("search", "search128")
+    most = 10 if any(spec in slow or spec not in NAMES for spec in policies) else 250
     found: dict[tuple[int, bool], list[Outcomes]] = {}
     played = 0
     with Spread(jobs, ray, modules) as where:
