@@ -44,7 +44,16 @@ def draw(kept: int, dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, 
     return dungeon[:drawn], dungeon[drawn:]
 
 
+def under(room: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[_C, ...]:
+    """The dungeon with a fled ``room`` put under it, in room order (S5).
+
+    >>> under((7, 8), (1, 2))
+    (1, 2, 7, 8)
+    """
+    return dungeon + room
+
+
 def flee(room: tuple[_C, ...], dungeon: tuple[_C, ...]) -> tuple[tuple[_C, ...], tuple[_C, ...]]:
     """Flee ``room`` (S5): it goes under ``dungeon`` in room order, and a new room is
     dealt from the top. The room and the dungeon after it."""
-    return deal((), dungeon + room)
+    return deal((), under(room, dungeon))

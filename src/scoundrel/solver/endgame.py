@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 
+from ..core.flow import under
 from ..core.kernel import dealt, may_flee, to_resolve
 from ..core.rules import Rules
 from .bot import Seen, Way
@@ -121,7 +122,7 @@ class Endgame:
                 way.heroes, way.rest, seen.unseen + seen.bottom, self.only
             )
         if way.flee:  # S5: the room goes under the dungeon, in its order
-            return self.deal((), seen.unseen, seen.bottom + seen.room, seen.heroes, True)
+            return self.deal((), seen.unseen, under(seen.room, seen.bottom), seen.heroes, True)
         if seen.final:
             return orders, orders * won_score(way.heroes, way.last_potion, self.rules.health)
         return self.deal(way.rest, seen.unseen, seen.bottom, way.heroes, False)
@@ -145,15 +146,15 @@ class Endgame:
         left = len(unseen) + len(bottom)
         need = dealt(len(carry), left)
         drawn = min(need, len(unseen))
-        under = bottom[: need - drawn]  # when the unseen cards run out, the known ones follow
+        topmost = bottom[: need - drawn]  # the unseen cards run out: known ones follow
         below = bottom[need - drawn :]
         may = may_flee(0, fled, left - need, self.rules.relentless)  # S4, S5, V1
         won = total = 0
         if may:  # the order of the room matters: fled, it lies under the dungeon so
             for order, ways, rest in _draws(unseen, drawn):
-                room = carry + order + under
+                room = carry + order + topmost
                 face = self.face(tuple(sorted(room)), rest, below, heroes)
-                flee = self.deal((), rest, below + room, heroes, True)
+                flee = self.deal((), rest, under(room, below), heroes, True)
                 best = max(face, flee)
                 won += ways * best[0]
                 total += ways * best[1]
@@ -163,7 +164,7 @@ class Endgame:
                 cards = tuple(sorted(order))
                 sets[cards] = (sets[cards][0] + ways if cards in sets else ways, rest)
             for cards, (ways, rest) in sets.items():
-                room = tuple(sorted(carry + cards + under))
+                room = tuple(sorted(carry + cards + topmost))
                 won_here, total_here = self.face(room, rest, below, heroes)
                 won += ways * won_here
                 total += ways * total_here
