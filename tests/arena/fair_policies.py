@@ -3,6 +3,8 @@ choose badly."""
 
 from __future__ import annotations
 
+import time
+
 from scoundrel.core import Move, Observation
 
 NOT_CALLABLE = 3
@@ -24,3 +26,10 @@ def nonsense(observation: Observation) -> str:
 
 def wrong_type(observation: Observation) -> int:
     return 42
+
+
+def slow_first_move(observation: Observation) -> Move:
+    """Fair and slow: :func:`first_move` after a short wait, so a test can stop the arena
+    while it plays."""
+    time.sleep(0.002)
+    return observation.legal_moves[0]

@@ -25,6 +25,7 @@ from ..core.state import State
 from ..solver.bot import Player, play_game
 from ..spread import Spread, chunk_size, chunks
 from .certificate import ALPHA, Certificate, Outcomes
+from .log import Deal, Log, LogError
 from .policies import NAMES, PolicyError, load
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "HELD_OUT",
     "NAMES",
     "Certificate",
+    "Log",
+    "LogError",
     "Outcomes",
     "PolicyError",
     "Standing",
@@ -91,43 +94,76 @@ def arena(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,
+    log: Log | None = None,
 ) -> list[Standing]:
     """Every policy of ``policies`` (names or ``module:callable``) on the deals of seeds
     ``seed`` .. ``seed + games - 1``, as dealt and reshuffled, spread over ``jobs``
     processes or the Ray cluster at ``ray`` (:mod:`scoundrel.spread`); ``progress`` is told
-    how many games of all have been played."""
+    how many games of all have been played. With a ``log`` (:mod:`.log`) the games it
+    already holds are not played again, and every chunk is kept in it as it is played."""
     if games < 1:
         raise ValueError("the arena plays at least one deal")
     for spec in policies:
         load(spec, rules)  # a policy that cannot be made is named before any game
+    if log is not None:
+        log.check()
     modules = [spec.partition(":")[0] for spec in policies if spec not in NAMES]
     slow = ("search", "search128")
     most = 10 if any(spec in slow or spec not in NAMES for spec in policies) else 250
-    found: dict[tuple[int, bool], list[Outcomes]] = {}
-    played = 0
+    seeds = range(seed, seed + games)
+    found: dict[tuple[int, bool], dict[int, Deal]] = {}
+    missing: list[tuple[int, bool, list[int]]] = []
+    for number, spec in enumerate(policies):
+        for reshuffle in (False, True):
+            kept = {} if log is None else log.games(spec, rules, reshuffle)
+            found[number, reshuffle] = {s: kept[s] for s in seeds if s in kept}
+            missing.append((number, reshuffle, [s for s in seeds if s not in kept]))
+    played = sum(len(deals) for deals in found.values())
+    if progress is not None and played:
+        progress(played)
     with Spread(jobs, ray, modules) as where:
-        size = chunk_size(games * len(policies) * 2, where.workers, most)
-        work: list[Work] = [
-            (number, spec, rules, first, count, reshuffle)
-            for first, count in chunks(seed, games, size)
-            for number, spec in enumerate(policies)
-            for reshuffle in (False, True)
-        ]
+        size = chunk_size(sum(len(m) for _, _, m in missing), where.workers, most)
+        work: list[Work] = sorted(
+            (
+                (number, policies[number], rules, first, count, reshuffle)
+                for number, reshuffle, left in missing
+                for start, length in _runs(left)
+                for first, count in chunks(start, length, size)
+            ),
+            key=lambda piece: (piece[3], piece[0], piece[5]),
+        )
         for number, reshuffle, outcomes in where.map(_play, work):
-            found.setdefault((number, reshuffle), []).append(outcomes)
+            if log is not None:
+                log.keep(policies[number], rules, reshuffle, outcomes)
+            deals = found[number, reshuffle]
+            share = outcomes.seconds / len(outcomes.won)
+            for i, (won, score) in enumerate(zip(outcomes.won, outcomes.scores, strict=True)):
+                deals[outcomes.seed + i] = (won, score, share)
             played += len(outcomes.won)
             if progress is not None:
                 progress(played)
     standings = []
     for number, spec in enumerate(policies):
-        runs = [_joined(found[number, reshuffle]) for reshuffle in (False, True)]
+        runs = [_outcomes(seeds, found[number, reshuffle]) for reshuffle in (False, True)]
         standings.append(Standing(spec, Certificate(*runs)))
     return standings
 
 
-def _joined(parts: list[Outcomes]) -> Outcomes:
-    parts.sort(key=lambda part: part.seed)
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
-    return total
+def _runs(seeds: list[int]) -> list[tuple[int, int]]:
+    """Increasing ``seeds`` as (first, how many) runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for s in seeds:
+        if runs and runs[-1][0] + runs[-1][1] == s:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((s, 1))
+    return runs
+
+
+def _outcomes(seeds: range, deals: dict[int, Deal]) -> Outcomes:
+    return Outcomes(
+        seeds.start,
+        tuple(deals[s][0] for s in seeds),
+        tuple(deals[s][1] for s in seeds),
+        sum(deals[s][2] for s in seeds),
+    )

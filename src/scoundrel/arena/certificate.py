@@ -41,17 +41,6 @@ class Outcomes:
     def result(self) -> BotResult:
         return BotResult(len(self.won), sum(self.won), sum(self.scores), self.seconds)
 
-    def __add__(self, other: Outcomes) -> Outcomes:
-        """The outcomes of ``other``'s deals following these."""
-        if other.seed != self.seed + len(self.won):
-            raise ValueError("outcomes are joined in the order of their seeds")
-        return Outcomes(
-            self.seed,
-            self.won + other.won,
-            self.scores + other.scores,
-            self.seconds + other.seconds,
-        )
-
 
 def sign_test(more: int, fewer: int) -> float:
     """The one-sided p-value of ``more`` against ``fewer`` when each is equally likely:

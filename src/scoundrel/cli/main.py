@@ -10,6 +10,7 @@ import datetime as _dt
 import io
 import json
 import os
+import pathlib
 import socket
 import sys
 import time
@@ -561,7 +562,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from scoundrel.arena import PolicyError, arena
+    from scoundrel.arena import Log, LogError, PolicyError, arena
     from scoundrel.spread import SpreadError
 
     rules = _rules(args)
@@ -571,13 +572,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
     total = args.games * len(args.policies) * 2
     bar = _bar(total, sys.stderr.isatty() and not args.json)
     try:
-        standings = arena(args.policies, rules, args.games, args.seed, jobs, bar, args.ray)
-    except (PolicyError, SpreadError) as error:
+        log = None if args.log is None else Log(pathlib.Path(args.log))
+        standings = arena(args.policies, rules, args.games, args.seed, jobs, bar, args.ray, log)
+    except (PolicyError, SpreadError, LogError) as error:
         if bar is not None:
             print(file=sys.stderr)
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
-        print("\nscoundrel arena: cancelled", file=sys.stderr)
+        kept = f"; the games played are kept in {args.log}: run again to go on" if args.log else ""
+        print(f"\nscoundrel arena: cancelled{kept}", file=sys.stderr)
         return 130
     if bar is not None:
         print(file=sys.stderr)
@@ -1061,6 +1064,12 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--option", "-o", action="append", metavar="KEY=VALUE")
     arena.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1)")
     _add_ray_option(arena)
+    arena.add_argument(
+        "--log",
+        metavar="FILE",
+        help="keep every game in FILE as it is played, and play only the deals FILE lacks "
+        "(after Ctrl+C or a crash, the same command goes on where it stopped)",
+    )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(func=cmd_arena)
 

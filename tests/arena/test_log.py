@@ -1,0 +1,178 @@
+"""The arena's log (issue 40): a run that stops (Ctrl+C, a crash) goes on where it stopped,
+plays each deal once, and ends with the figures of a run that never stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoundrel.arena import HELD_OUT, Log, LogError, Standing, arena
+from scoundrel.core import Rules
+
+HERE = Path(__file__).parent
+SOLO = Rules.solo()
+
+
+def figures(standings: list[Standing]) -> list[Any]:
+    """What a run found, without its timings."""
+    return [
+        (
+            s.policy,
+            s.certificate.dealt.won,
+            s.certificate.dealt.scores,
+            s.certificate.reshuffled.won,
+            s.certificate.reshuffled.scores,
+            s.to_dict()["certificate"],
+        )
+        for s in standings
+    ]
+
+
+def seeds_of(path: Path) -> list[tuple[str, bool, int, int]]:
+    """(policy, reshuffled, first seed, deals) of every line of a log."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line]
+    return [(e["policy"], e["reshuffled"], e["seed"], len(e["won"])) for e in lines]
+
+
+def test_a_run_goes_on_from_its_log_and_plays_each_deal_once(tmp_path: Path) -> None:
+    path = tmp_path / "arena.jsonl"
+    arena(["fast", "random"], SOLO, games=12, log=Log(path))
+    first = seeds_of(path)
+    assert {(policy, reshuffled) for policy, reshuffled, _, _ in first} == {
+        (policy, reshuffled) for policy in ("fast", "random") for reshuffled in (False, True)
+    }
+    assert sum(count for *_, count in first) == 12 * 4
+    went_on = arena(["fast", "random"], SOLO, games=30, log=Log(path))
+    added = seeds_of(path)[len(first) :]
+    assert all(seed >= HELD_OUT + 12 for _, _, seed, _ in added)
+    assert sum(count for *_, count in added) == 18 * 4
+    assert figures(went_on) == figures(arena(["fast", "random"], SOLO, games=30))
+    size = path.stat().st_size
+    again = arena(["fast", "random"], SOLO, games=30, log=Log(path))
+    assert path.stat().st_size == size, "a whole log plays nothing"
+    assert figures(again) == figures(went_on)
+    # a narrower run is read out of the same log
+    narrow = arena(["random"], SOLO, games=5, seed=HELD_OUT + 20, log=Log(path))
+    assert path.stat().st_size == size
+    assert figures(narrow) == figures(arena(["random"], SOLO, games=5, seed=HELD_OUT + 20))
+
+
+def test_a_line_cut_short_by_a_crash_is_played_again(tmp_path: Path) -> None:
+    path = tmp_path / "arena.jsonl"
+    arena(["fast"], SOLO, games=16, jobs=2, log=Log(path))
+    text = path.read_text()
+    cut = text[: text.rindex("\n", 0, len(text) - 1) + 1] + text.splitlines()[-1][:40]
+    path.write_text(cut)
+    lost = seeds_of_text(text.splitlines()[-1])
+    ended = arena(["fast"], SOLO, games=16, log=Log(path))
+    assert figures(ended) == figures(arena(["fast"], SOLO, games=16))
+    whole = text.splitlines()[:-1]
+    lines = path.read_text().splitlines()
+    assert lines[: len(whole)] == whole
+    assert lines[len(whole)] == text.splitlines()[-1][:40], "the cut line stays alone"
+    again = [seeds_of_text(line) for line in lines[len(whole) + 1 :]]
+    assert deals(again) == deals([lost]), "the cut chunk's deals are played again, once"
+    with pytest.raises(LogError, match=r"line \d+ of the arena log .* is not an arena chunk"):
+        Log(path)  # no longer the last line: a damaged log is named, not dropped in silence
+
+
+def deals(chunks: list[tuple[bool, int, int]]) -> list[tuple[bool, int]]:
+    return sorted((r, seed + i) for r, seed, count in chunks for i in range(count))
+
+
+def seeds_of_text(line: str) -> tuple[bool, int, int]:
+    entry = json.loads(line)
+    return entry["reshuffled"], entry["seed"], len(entry["won"])
+
+
+@pytest.mark.parametrize("line", ["not json", "[1, 2]", '{"policy": "fast"}'])
+def test_a_line_that_is_not_a_chunk_is_named(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "arena.jsonl"
+    arena(["random"], SOLO, games=2, log=Log(path))
+    path.write_text(line + "\n" + path.read_text())
+    with pytest.raises(LogError, match=re.escape(f"line 1 of the arena log {path} is not an")):
+        Log(path)
+
+
+def test_other_runs_lines_are_kept_and_not_used(tmp_path: Path) -> None:
+    """A line of another ruleset, other options, another policy or another version of
+    scoundrel is no game of this run: its deals are played, and the line stays."""
+    path = tmp_path / "arena.jsonl"
+    arena(["fast"], SOLO, games=6, log=Log(path))
+    solo = path.read_text()
+    coop = Rules.from_options("coop")
+    arena(["fast"], coop, games=6, log=Log(path))
+    lenient = Rules.solo(weapon="lenient")
+    arena(["fast"], lenient, games=6, log=Log(path))
+    arena(["random"], SOLO, games=6, log=Log(path))
+    text = path.read_text()
+    assert text.startswith(solo)
+    assert sum(count for *_, count in seeds_of(path)) == 4 * 6 * 2
+    path.write_text(solo.replace('"version":"', '"version":"0.0.0-'))
+    arena(["fast"], SOLO, games=6, log=Log(path))
+    assert sum(count for *_, count in seeds_of(path)) == 2 * 6 * 2
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    return subprocess.run(
+        [sys.executable, "-m", "scoundrel", "arena", *args],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )  # fmt: skip
+
+
+def test_ctrl_c_keeps_the_games_played_and_the_same_command_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "arena.jsonl"
+    args = ["fair_policies:slow_first_move", "--games", "60", "--log", str(path), "--json"]
+    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    command = [sys.executable, "-m", "scoundrel", "arena", *args]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as process:
+        waited = 0.0
+        while not (path.exists() and path.read_text().count("\n") >= 2) and waited < 120:
+            time.sleep(0.05)
+            waited += 0.05
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert f"cancelled; the games played are kept in {path}: run again to go on" in err
+    assert "Traceback" not in err and out == ""
+    kept = sum(count for *_, count in seeds_of(path))
+    assert 0 < kept < 120
+    ended = run(*args)
+    assert ended.returncode == 0, ended.stderr
+    added = sum(count for *_, count in seeds_of(path)) - kept
+    assert added == 120 - kept, "each deal is played once, over the two runs"
+    report = json.loads(ended.stdout)
+    [policy] = report["policies"]
+    [fresh] = arena(["fair_policies:first_move"], SOLO, games=60)
+    assert policy["certificate"] == fresh.to_dict()["certificate"]
+    for run_name in ("dealt", "reshuffled"):
+        assert policy[run_name]["wins"] == fresh.to_dict()[run_name]["wins"]
+        assert policy[run_name]["mean_score"] == fresh.to_dict()[run_name]["mean_score"]
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("folder", "cannot read the arena log"),
+        ("missing/arena.jsonl", "cannot write the arena log"),
+    ],
+)
+def test_a_log_that_cannot_be_used_is_named_before_any_game(
+    tmp_path: Path, where: str, message: str
+) -> None:
+    (tmp_path / "folder").mkdir()
+    result = run("fast", "--games", "2", "--log", str(tmp_path / where))
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr and "Traceback" not in result.stderr
