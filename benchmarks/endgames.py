@@ -45,17 +45,6 @@ from scoundrel.solver.endgame import Endgame
 HELD_OUT = 1_000_000_000
 
 
-class _Order:
-    """Stands in for a random generator whose shuffle puts the cards in one given order
-    (for :meth:`State.reshuffled`)."""
-
-    def __init__(self, order: tuple[int, ...]) -> None:
-        self.order = order
-
-    def shuffle(self, cards: list[object]) -> None:
-        cards[:] = [cards[i] for i in self.order]
-
-
 def orders_of(state: State, most: int) -> list[State]:
     """``state`` with its unseen cards in every order, or in ``most`` orders drawn at random
     (seeded by the position) when there are more."""
@@ -65,7 +54,7 @@ def orders_of(state: State, most: int) -> list[State]:
     else:
         rng = random.Random(repr(state.observation(state.leader)))
         orders = [tuple(rng.sample(range(hidden), hidden)) for _ in range(most)]
-    return [state.reshuffled(_Order(order)) for order in orders]  # type: ignore[arg-type]
+    return [state.in_order(order) for order in orders]
 
 
 def won_after(states: list[State], moves: Sequence[Move], endgame: Endgame) -> float:

@@ -62,3 +62,24 @@ def test_a_reshuffle_moves_only_the_unseen_cards_and_is_repeatable() -> None:
     assert first.dungeon == state.reshuffled(random.Random(1)).dungeon
     assert first.dungeon != state.dungeon
     assert first.dungeon[-4:] == state.dungeon[-4:] == state.known_bottom
+    # the arena's logs (issue 40) hold games played on these orders: they must not change
+    assert [c.code for c in first.dungeon[:6]] == ["4C", "8S", "10S", "9H", "5H", "6D"]
+
+
+def test_the_unseen_cards_put_in_a_given_order() -> None:
+    """``State.in_order``: each order of the unseen cards is its own position, every one
+    the same to a player; the known bottom stays; an order that is not one is refused."""
+    rules = Rules.solo()
+    state = State.new(rules, random_deal(rules, 3))
+    hidden = len(state.observation(1).unseen)
+    assert state.in_order(range(hidden)).dungeon == state.dungeon
+    reversed_ = state.in_order(range(hidden - 1, -1, -1))
+    assert reversed_.dungeon[:hidden] == state.dungeon[:hidden][::-1]
+    assert reversed_.observation(1) == state.observation(1)
+    fled = State.new(rules, random_deal(rules, 3)).apply("F")
+    n = len(fled.observation(1).unseen)
+    moved = fled.in_order([n - 1, *range(n - 1)])
+    assert moved.dungeon[0] == fled.dungeon[n - 1] and moved.known_bottom == fled.known_bottom
+    for bad in ([0, 0, *range(2, n)], list(range(n + 1)), []):
+        with pytest.raises(ValueError, match=f"an order of the {n} unseen cards"):
+            fled.in_order(bad)

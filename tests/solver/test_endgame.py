@@ -25,24 +25,11 @@ RELENTLESS = Rules.solo(flee="never")
 FRAIL = Rules.solo(health=14)
 
 
-class _Order:
-    """Stands in for a random generator whose shuffle puts the cards in one given order."""
-
-    def __init__(self, order: tuple[int, ...]) -> None:
-        self.order = order
-
-    def shuffle(self, cards: list[object]) -> None:
-        cards[:] = [cards[i] for i in self.order]
-
-
 def every_order(state: State) -> list[State]:
     """``state`` with its unseen cards in every order (as distinct cards): the positions a
     player who sees ``state`` cannot tell apart, each as likely as the others (S1)."""
     hidden = len(state.observation(state.leader).unseen)
-    return [
-        state.reshuffled(_Order(order))  # type: ignore[arg-type]
-        for order in itertools.permutations(range(hidden))
-    ]
+    return [state.in_order(order) for order in itertools.permutations(range(hidden))]
 
 
 def fair_value(states: tuple[State, ...]) -> tuple[int, int]:

@@ -553,10 +553,20 @@ class State:
         """This position with the cards no player has seen (the dungeon above its known
         bottom) in a new order drawn from ``rng``: every observation of it is the same.
         The arena plays a policy this way to find whether it reads the hidden order."""
-        hidden = list(self._deck[self._top : len(self._deck) - self._known])
-        rng.shuffle(hidden)
+        order = list(range(len(self._deck) - self._top - self._known))
+        rng.shuffle(order)
+        return self.in_order(order)
+
+    def in_order(self, order: Sequence[int]) -> State:
+        """This position with the cards no player has seen put in ``order``: ``order[i]``
+        is the place, among them from the top, of the card to lie ``i``-th. The known
+        bottom stays. Every observation of it is the same (solvers and benchmarks weigh a
+        position over every order of its unseen cards)."""
+        hidden = self._deck[self._top : len(self._deck) - self._known]
+        if sorted(order) != list(range(len(hidden))):
+            raise ValueError(f"an order of the {len(hidden)} unseen cards, not {list(order)}")
         new = self._copy()
-        new._deck = (*hidden, *self.known_bottom)
+        new._deck = (*(hidden[i] for i in order), *self.known_bottom)
         new._top = 0
         return new
 

@@ -302,13 +302,9 @@ class SearchBot:
         seen.expand(expansion)
         ways = seen.ways(judge, expansion, self.ways)
         if isinstance(expansion, _FirstMoves):
-            for _, _, line in expansion.deaths:
-                expansion.firsts.setdefault(line[0], {})
             firsts = {way.line[0] for way in ways}
             for first, outcomes in expansion.firsts.items():
-                if first in firsts:
-                    continue
-                if outcomes:
+                if first not in firsts:
                     (rest, after), (line, last) = max(
                         outcomes.items(),
                         key=lambda item: judge.outcome(
@@ -316,9 +312,7 @@ class SearchBot:
                         ),
                     )
                     ways.append(Way(line, after, rest, last, False))
-                else:  # every line that starts so is fatal
-                    after, rest, line = slays_most(d for d in expansion.deaths if d[2][0] == first)
-                    ways.append(Way(line, after, rest, 0, True))
+            ways += expansion.fatal_ways(ways)
         flee = seen.flee_way()
         if flee is not None:
             ways.append(flee)
@@ -343,6 +337,17 @@ class _FirstMoves(Expansion):
         if key not in outcomes or potion > outcomes[key][1]:
             outcomes[key] = (line, potion)
 
+    def fatal_ways(self, ways: list[Way]) -> list[Way]:
+        """For each first move whose every line is fatal and that no way of ``ways``
+        starts with, the way that slays the most (:func:`~.bot.slays_most`), so that a
+        hint can still weigh that move."""
+        fatal = {line[0] for _, _, line in self.deaths} - set(self.firsts)
+        found = []
+        for first in sorted(fatal - {way.line[0] for way in ways}):
+            after, rest, line = slays_most(d for d in self.deaths if d[2][0] == first)
+            found.append(Way(line, after, rest, 0, True))
+        return found
+
 
 def _endgame(
     observation: Observation,
@@ -366,10 +371,7 @@ def _endgame(
             for (rest, after), (line, last) in outcomes.items():
                 if line not in lines:
                     ways.append(Way(line, after, rest, last, False))
-        alive = {way.line[0] for way in ways}
-        for first in {line[0] for _, _, line in expansion.deaths} - alive:
-            after, rest, line = slays_most(d for d in expansion.deaths if d[2][0] == first)
-            ways.append(Way(line, after, rest, 0, True))
+        ways += expansion.fatal_ways(ways)
     flee = seen.flee_way()
     if flee is not None:
         ways.append(flee)
