@@ -65,7 +65,7 @@ def test_new_games_and_moves_go_over_the_socket(browser: Any, server: str, dealt
     traffic = Traffic(page)
     page.goto(server + "/")
     page.wait_for_function("() => document.querySelector('form.setup')")
-    page.wait_for_timeout(300)  # the socket opens once the page has its cookie
+    page.wait_for_selector("html[data-socket=open]", state="attached")
     start(page)
     play(page, 3)
     assert moves_shown(page) == 3
@@ -115,7 +115,7 @@ def test_a_move_whose_answer_the_socket_lost_is_played_once(
     page = context.new_page()
     traffic = Traffic(page)
     page.goto(server + "/")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("html[data-socket=open]", state="attached")
     start(page)
     play(page, 3)
     assert moves_shown(page) == 3
