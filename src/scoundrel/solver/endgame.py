@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 
 from ..core.flow import under
-from ..core.kernel import dealt, may_flee, to_resolve
+from ..core.kernel import dealt, may_flee, next_leader, to_resolve
 from ..core.rules import Rules
 from .bot import Seen, Way
 from .model import FLEE_MOVE, Expansion, Heroes, dominates, lost_score, won_score
@@ -78,9 +78,10 @@ class Endgame:
         budget: int | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> None:
-        if rules.coop_game:
-            raise ValueError("exact endgames are worked out for solo games only")
         self.rules = rules
+        self.coop = rules.coop_game
+        self.fresh = (False,) * (2 if self.coop else 1)
+        """No hero has drunk a potion in a new room (S10, C6)."""
         self.only = rules.death_score == "dungeon-only"
         self.budget = budget
         """At most how many rooms to face before giving up with :class:`TooBig`."""
@@ -105,7 +106,9 @@ class Endgame:
             seen.room,
             to_resolve(len(seen.room), seen.taken, seen.final),
             seen.heroes,
-            seen.potions[0],
+            seen.leader,
+            seen.potions,
+            seen.help_used,
             seen.unseen,
             seen.bottom,
         )
@@ -121,11 +124,13 @@ class Endgame:
             return 0, orders * lost_score(
                 way.heroes, way.rest, seen.unseen + seen.bottom, self.only
             )
-        if way.flee:  # S5: the room goes under the dungeon, in its order
-            return self.deal((), seen.unseen, under(seen.room, seen.bottom), seen.heroes, True)
+        if way.flee:  # S5: the room goes under the dungeon, in its order; C3: same leader
+            below = under(seen.room, seen.bottom)
+            return self.deal((), seen.unseen, below, seen.heroes, True, seen.leader)
         if seen.final:
             return orders, orders * won_score(way.heroes, way.last_potion, self.rules.health)
-        return self.deal(way.rest, seen.unseen, seen.bottom, way.heroes, False)
+        leader = next_leader(seen.leader, self.coop)  # C3
+        return self.deal(way.rest, seen.unseen, seen.bottom, way.heroes, False, leader)
 
     # ------------------------------------------------------------------ rooms to come
 
@@ -136,10 +141,12 @@ class Endgame:
         bottom: tuple[int, ...],
         heroes: Heroes,
         fled: bool,
+        leader: int,
     ) -> Value:
         """The value of dealing the next room onto ``carry`` (S3, S6) and facing it as
-        well as can be: ``unseen`` (sorted) lies above ``bottom`` (in order)."""
-        key = (carry, unseen, bottom, heroes, fled)
+        well as can be, led by ``leader`` (C3): ``unseen`` (sorted) lies above ``bottom``
+        (in order)."""
+        key = (carry, unseen, bottom, heroes, fled, leader)
         known = self._deals.get(key)
         if known is not None:
             return known
@@ -153,8 +160,8 @@ class Endgame:
         if may:  # the order of the room matters: fled, it lies under the dungeon so
             for order, ways, rest in _draws(unseen, drawn):
                 room = carry + order + topmost
-                face = self.face(tuple(sorted(room)), rest, below, heroes)
-                flee = self.deal((), rest, under(room, below), heroes, True)
+                face = self.face(tuple(sorted(room)), rest, below, heroes, leader)
+                flee = self.deal((), rest, under(room, below), heroes, True, leader)
                 best = max(face, flee)
                 won += ways * best[0]
                 total += ways * best[1]
@@ -165,7 +172,7 @@ class Endgame:
                 sets[cards] = (sets[cards][0] + ways if cards in sets else ways, rest)
             for cards, (ways, rest) in sets.items():
                 room = tuple(sorted(carry + cards + topmost))
-                won_here, total_here = self.face(room, rest, below, heroes)
+                won_here, total_here = self.face(room, rest, below, heroes, leader)
                 won += ways * won_here
                 total += ways * total_here
         self._deals[key] = won, total
@@ -177,15 +184,18 @@ class Endgame:
         unseen: tuple[int, ...],
         bottom: tuple[int, ...],
         heroes: Heroes,
+        leader: int,
     ) -> Value:
-        """The value of facing a newly dealt ``room`` (sorted) as well as can be, without
-        fleeing it."""
-        key = (room, unseen, bottom, heroes)
+        """The value of facing a newly dealt ``room`` (sorted), led by ``leader``, as
+        well as can be, without fleeing it."""
+        key = (room, unseen, bottom, heroes, leader)
         known = self._faces.get(key)
         if known is None:
             final = not unseen and not bottom  # S4
             n = to_resolve(len(room), 0, final)
-            known = self._faces[key] = self._resolve(room, n, heroes, False, unseen, bottom)
+            known = self._faces[key] = self._resolve(
+                room, n, heroes, leader, self.fresh, False, unseen, bottom
+            )
         return known
 
     def _resolve(
@@ -193,12 +203,15 @@ class Endgame:
         room: tuple[int, ...],
         n: int,
         heroes: Heroes,
-        potion: bool,
+        leader: int,
+        potions: tuple[bool, ...],
+        help_used: bool,
         unseen: tuple[int, ...],
         bottom: tuple[int, ...],
     ) -> Value:
-        """The value of resolving ``n`` more cards of ``room`` as well as can be, a potion
-        already drunk in it or not (S10)."""
+        """The value of resolving ``n`` more cards of ``room``, led by ``leader``, as
+        well as can be: ``potions`` says which heroes have drunk one in it (S10, C6), and
+        ``help_used`` whether the help card has been given (C5)."""
         self.rooms += 1
         if self.budget is not None and self.rooms > self.budget:
             raise TooBig
@@ -207,21 +220,22 @@ class Endgame:
         rules = self.rules
         orders = math.factorial(len(unseen))
         final = not unseen and not bottom  # S4
-        expansion = Expansion(rules.strict, False, False, rules.health)
-        expansion.run(room, n, heroes, 0, (potion,), False)
+        expansion = Expansion(rules.strict, self.coop, False, rules.health)
+        expansion.run(room, n, heroes, leader, potions, help_used)
         best: Value | None = None
         if final:
             for (_, after), last in expansion.last.items():
                 won = (orders, orders * won_score(after, last, rules.health))
                 best = won if best is None else max(best, won)
         else:
+            onwards = next_leader(leader, self.coop)  # C3
             for rest, after in _undominated(expansion.outcomes):
-                value = self.deal(rest, unseen, bottom, after, False)
+                value = self.deal(rest, unseen, bottom, after, False, onwards)
                 best = value if best is None else max(best, value)
         if best is None or best[0] == 0:
             # nothing survives, or nothing wins: dying here may score more (S13)
-            deaths = Expansion(rules.strict, False, True, rules.health)
-            deaths.run(room, n, heroes, 0, (potion,), False)
+            deaths = Expansion(rules.strict, self.coop, True, rules.health)
+            deaths.run(room, n, heroes, leader, potions, help_used)
             dungeon = unseen + bottom
             for after, rest, _ in deaths.deaths:
                 death = (0, orders * lost_score(after, rest, dungeon, self.only))
