@@ -68,9 +68,9 @@ def fits(seen: Seen) -> bool:
 
 
 class Endgame:
-    """The exact value of solo positions with few cards left, for one game's rules. It
-    keeps what it worked out, so one instance serves a whole position (every way through
-    the room) and the rooms after it."""
+    """The exact value of positions with few cards left, for one game's rules (solo or
+    co-op). It keeps what it worked out, so one instance serves a whole position (every
+    way through the room) and the rooms after it."""
 
     def __init__(
         self,
