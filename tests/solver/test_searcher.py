@@ -19,9 +19,11 @@ from scoundrel.solver.bot import Seen, weights_for, wilson
 from scoundrel.solver.searcher import (
     FLEE_SAMPLES,
     MARGIN,
+    SCORE_MARGIN,
     Estimate,
     _play_out,
     clearly_better,
+    scores_clearly_higher,
     search_item,
 )
 
@@ -246,13 +248,14 @@ def test_once_every_card_is_known_the_chances_are_the_solvers(rules: Rules, seed
 def test_the_search_overrules_the_fast_bot_only_when_it_won_clearly_more() -> None:
     """The searching bot plays the fast bot's choice unless its best way won at least
     ``margin`` more of the games both played than the choice's way (where one won and the
-    other lost); where no way won a single playout, always the fast bot's choice. The
-    fast bot's way plays every order, so the two compare over all of them. Seen in
-    co-op, where wins in playouts are few, and in solo, where they are many."""
-    deferred = searched = close = 0
+    other lost); where no way won a single playout, the fast bot's choice in solo. In
+    co-op, where wins in playouts are few, a way whose scores beat the choice's by
+    ``SCORE_MARGIN`` standard errors over the same games is played too. The fast bot's way
+    plays every order, so the two compare over all of them."""
+    deferred = searched = close = by_score = 0
     observations = itertools.chain(coop_observations(), solo_observations())
     for seen in observations:
-        if deferred >= 3 and searched >= 3 and close >= 1:
+        if deferred >= 3 and searched >= 3 and close >= 1 and by_score >= 1:
             break
         bot = SearchBot(playouts=8)
         found, plan = bot.advise(seen)
@@ -270,17 +273,22 @@ def test_the_search_overrules_the_fast_bot_only_when_it_won_clearly_more() -> No
             continue
         shared = list(zip(found.best.won, own.won, strict=False))
         lead = sum(a and not b for a, b in shared) - sum(b and not a for a, b in shared)
+        most = max(e.games for e in found.estimates)
+        top = max((e for e in found.estimates if e.games == most), key=lambda e: e.mean_score)
         if lead >= MARGIN:
             assert plan.moves == found.best.moves
             searched += 1
+        elif seen.rules.coop_game and scores_clearly_higher(top, own, SCORE_MARGIN):
+            assert plan.moves == top.moves  # co-op: a way that scores clearly more
+            by_score += 1
         else:
             assert plan.moves == base.moves
             deferred += 1
             if found.best.wins > own.wins:  # more wins, but not clearly: luck of the sample
                 close += 1
-        if not any(e.wins for e in found.estimates):
+        if not any(e.wins for e in found.estimates) and not seen.rules.coop_game:
             assert plan.moves == base.moves
-    assert deferred >= 3 and searched >= 3 and close >= 1
+    assert deferred >= 3 and searched >= 3 and close >= 1 and by_score >= 1
 
 
 def test_the_lead_is_counted_over_the_games_both_ways_played() -> None:
@@ -301,6 +309,27 @@ def test_the_lead_is_counted_over_the_games_both_ways_played() -> None:
     assert not clearly_better(played((yes, yes, no, no, yes, yes)), base, 2)  # base played 4
     assert clearly_better(played((yes, no)), None, 1)  # a way not weighed: its own wins
     assert not clearly_better(played((yes, no)), None, 2)
+
+
+def test_a_way_scores_clearly_higher_by_standard_errors_over_the_same_games() -> None:
+    """``scores_clearly_higher``: the paired t statistic of the score differences over
+    the games both ways played, against the margin; too few games never count."""
+    observation = next(solo_observations())
+    one = SearchBot(playouts=8).search(observation).estimates[0]
+
+    def scored(*scores: int) -> Estimate:
+        return replace(one, scores=scores, games=len(scores))
+
+    base = scored(-40, -30, -20, -10)
+    assert scores_clearly_higher(scored(-30, -20, -10, 0), base, 2.0)  # 10 more each time
+    assert not scores_clearly_higher(scored(-40, -30, -20, -10), base, 2.0)  # the same
+    assert not scores_clearly_higher(scored(-20, -10), base, 2.0)  # two games: too few
+    # differences 30, 0, 0, 10: mean 10, standard error 7.07, t = 1.41
+    assert not scores_clearly_higher(scored(-10, -30, -20, 0), base, 2.0)
+    assert scores_clearly_higher(scored(-10, -30, -20, 0), base, 1.4)
+    assert not scores_clearly_higher(base, scored(-30, -20, -10, 0), 2.0)  # lower
+    longer = scored(-30, -20, -10, 0, -200, -200)  # games base did not play do not count
+    assert scores_clearly_higher(longer, base, 2.0)
 
 
 def solo_observations() -> Iterator[Observation]:

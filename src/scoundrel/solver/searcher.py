@@ -70,6 +70,10 @@ FLEE_SAMPLES = 3
 MARGIN = 2
 """How many more of the same played-out games the search's best way must win than the
 fast bot's choice before the searching bot plays it instead (:meth:`SearchBot.advise`)."""
+SCORE_MARGIN = 2.0
+"""In co-op, where no way wins clearly more: how many standard errors the mean score of
+the highest-scoring way must beat the fast bot's choice by, over the same games, before
+the searching bot plays it instead (:meth:`SearchBot.advise`)."""
 EXACT = 4
 """Every order of the unseen cards is played out when there are at most this many times
 :data:`PLAYOUTS` of them (five cards or fewer by default)."""
@@ -89,6 +93,8 @@ class Estimate:
     won: tuple[bool, ...] = ()
     """Which of the games were won, in the order the orders were dealt (every way plays
     the same orders from the first, so two ways compare game by game)."""
+    scores: tuple[int, ...] = ()
+    """The games' scores, in the same order."""
 
     @property
     def chance(self) -> float:
@@ -199,7 +205,12 @@ class SearchBot:
         replaces it only when it won at least :attr:`margin` more of the same games than
         the choice did (counting the games one won and the other lost). So where no way
         won a single game, the fast bot's choice is played. Exact chances (every order
-        played, or the solver's) are followed as they are."""
+        played, or the solver's) are followed as they are.
+
+        In co-op the playouts win so seldom that the margin is rarely met; there the way
+        with the highest mean score is played instead of the choice when its scores beat
+        the choice's over the same games by :data:`SCORE_MARGIN` standard errors (a
+        lost game's score counts the monsters left, so it says how far the heroes got)."""
         base = Bot(self.weights).plan(observation)
         found = self.search(observation, every_move, cancel, base.moves)
         best = found.best
@@ -208,7 +219,14 @@ class SearchBot:
         own = next((e for e in found.estimates if e.moves == base.moves), None)
         if own is best:
             return found, best if best.wins else base
-        return found, best if clearly_better(best, own, self.margin) else base
+        if clearly_better(best, own, self.margin):
+            return found, best
+        if observation.rules.coop_game and own is not None:
+            most = max(e.games for e in found.estimates)
+            top = max((e for e in found.estimates if e.games == most), key=lambda e: e.mean_score)
+            if scores_clearly_higher(top, own, SCORE_MARGIN):
+                return found, top
+        return found, base
 
     def search(
         self,
@@ -271,6 +289,7 @@ class SearchBot:
                     sum(score for _, score in games),
                     exact,
                     tuple(won for won, _ in games),
+                    tuple(score for _, score in games),
                 )
             )
         estimates.sort(key=lambda e: (e.games, e.chance, e.mean_score), reverse=True)
@@ -386,6 +405,22 @@ def _endgame(
         return None
     estimates.sort(key=lambda e: (e.wins, e.total_score), reverse=True)
     return Search(tuple(estimates))
+
+
+def scores_clearly_higher(best: Estimate, other: Estimate, margin: float) -> bool:
+    """Whether ``best`` scored higher than ``other`` over the games both played (the
+    first ones) by at least ``margin`` standard errors of the mean difference (a paired
+    t statistic); never on fewer than four games. When every game differs by as much, the
+    difference alone decides."""
+    differences = [a - b for a, b in zip(best.scores, other.scores, strict=False)]
+    n = len(differences)
+    if n < 4:
+        return False
+    mean = sum(differences) / n
+    spread = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    if spread == 0:
+        return mean > 0
+    return mean / math.sqrt(spread / n) >= margin
 
 
 def clearly_better(best: Estimate, other: Estimate | None, margin: int) -> bool:
