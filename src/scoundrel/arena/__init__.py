@@ -121,13 +121,14 @@ def arena(
     played = sum(len(deals) for deals in found.values())
     if progress is not None and played:
         progress(played)
-    with Spread(jobs, ray, modules) as where:
-        size = chunk_size(sum(len(m) for _, _, m in missing), where.workers, most)
+    left = sum(len(m) for _, _, m in missing)
+    with Spread(jobs, ray if left else None, modules) as where:  # a whole log needs no cluster
+        size = chunk_size(left, where.workers, most)
         work: list[Work] = sorted(
             (
                 (number, policies[number], rules, first, count, reshuffle)
-                for number, reshuffle, left in missing
-                for start, length in _runs(left)
+                for number, reshuffle, seeds_left in missing
+                for start, length in _runs(seeds_left)
                 for first, count in chunks(start, length, size)
             ),
             key=lambda piece: (piece[3], piece[0], piece[5]),
