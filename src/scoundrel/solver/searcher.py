@@ -210,7 +210,9 @@ class SearchBot:
         In co-op the playouts win so seldom that the margin is rarely met; there the way
         with the highest mean score is played instead of the choice when its scores beat
         the choice's over the same games by :data:`SCORE_MARGIN` standard errors (a
-        lost game's score counts the monsters left, so it says how far the heroes got)."""
+        lost game's score counts the monsters left, so it says how far the heroes got).
+        Hints (``every_move``) keep to the chances and the judgement, which their texts
+        explain."""
         base = Bot(self.weights).plan(observation)
         found = self.search(observation, every_move, cancel, base.moves)
         best = found.best
@@ -221,7 +223,7 @@ class SearchBot:
             return found, best if best.wins else base
         if clearly_better(best, own, self.margin):
             return found, best
-        if observation.rules.coop_game and own is not None:
+        if observation.rules.coop_game and own is not None and not every_move:
             most = max(e.games for e in found.estimates)
             top = max((e for e in found.estimates if e.games == most), key=lambda e: e.mean_score)
             if scores_clearly_higher(top, own, SCORE_MARGIN):
