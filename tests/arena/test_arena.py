@@ -4,12 +4,11 @@ certificate that catches a policy reading the hidden order of the dungeon."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from arena_support import run
 
 from scoundrel.arena import ALPHA, HELD_OUT, PolicyError, arena, play_deals
 from scoundrel.arena.certificate import Certificate, Outcomes, sign_test
@@ -18,7 +17,6 @@ from scoundrel.core import Rules
 from scoundrel.core.deal import HELD_OUT as DEALS_HELD_OUT
 from scoundrel.solver import Bot
 
-HERE = Path(__file__).parent
 SOLO = Rules.solo()
 
 
@@ -106,14 +104,6 @@ def test_a_policy_that_cannot_be_found_is_named(spec: str, message: str) -> None
 def test_a_policy_that_chooses_badly_stops_the_arena_with_its_name(spec: str, message: str) -> None:
     with pytest.raises(PolicyError, match=message):
         arena([spec], SOLO, games=2)
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
-    return subprocess.run(
-        [sys.executable, "-m", "scoundrel", "arena", *args],
-        capture_output=True, text=True, env=env, check=False, timeout=300,
-    )  # fmt: skip
 
 
 def test_the_command_reports_each_policy_twice_with_its_certificate() -> None:

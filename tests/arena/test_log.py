@@ -4,21 +4,19 @@ plays each deal once, and ends with the figures of a run that never stopped."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from arena_support import COMMAND, ENV, run
 
 from scoundrel.arena import HELD_OUT, Log, LogError, Standing, arena
 from scoundrel.core import Rules
 
-HERE = Path(__file__).parent
 SOLO = Rules.solo()
 
 
@@ -39,8 +37,8 @@ def figures(standings: list[Standing]) -> list[Any]:
 
 def seeds_of(path: Path) -> list[tuple[str, bool, int, int]]:
     """(policy, reshuffled, first seed, deals) of every line of a log."""
-    lines = [json.loads(line) for line in path.read_text().splitlines() if line]
-    return [(e["policy"], e["reshuffled"], e["seed"], len(e["won"])) for e in lines]
+    lines = [line for line in path.read_text().splitlines() if line]
+    return [(json.loads(line)["policy"], *seeds_of_text(line)) for line in lines]
 
 
 def test_a_run_goes_on_from_its_log_and_plays_each_deal_once(tmp_path: Path) -> None:
@@ -122,21 +120,11 @@ def test_other_runs_lines_are_kept_and_not_used(tmp_path: Path) -> None:
     assert sum(count for *_, count in seeds_of(path)) == 2 * 6 * 2
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
-    return subprocess.run(
-        [sys.executable, "-m", "scoundrel", "arena", *args],
-        capture_output=True, text=True, env=env, check=False, timeout=300,
-    )  # fmt: skip
-
-
 def test_ctrl_c_keeps_the_games_played_and_the_same_command_goes_on(tmp_path: Path) -> None:
     path = tmp_path / "arena.jsonl"
     args = ["fair_policies:slow_first_move", "--games", "60", "--log", str(path), "--json"]
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
-    command = [sys.executable, "-m", "scoundrel", "arena", *args]
     with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [*COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
     ) as process:
         waited = 0.0
         while not (path.exists() and path.read_text().count("\n") >= 2) and waited < 120:
