@@ -81,11 +81,7 @@ class Log:
     def keep(self, policy: str, rules: Rules, reshuffle: bool, outcomes: Outcomes) -> None:
         """Append a chunk's games, through to the disk."""
         entry = {
-            "policy": policy,
-            "ruleset": rules.ruleset,
-            "options": rules.options,
-            "reshuffled": reshuffle,
-            "version": __version__,
+            **_names(policy, rules, reshuffle),
             "seed": outcomes.seed,
             "won": [int(won) for won in outcomes.won],
             "scores": list(outcomes.scores),
@@ -114,8 +110,19 @@ class Log:
 
 
 def _key(policy: str, rules: Rules, reshuffle: bool) -> tuple[Any, ...]:
-    options = json.dumps(rules.options, sort_keys=True)
-    return policy, rules.ruleset, options, reshuffle, __version__
+    """What a line of this run says it holds (see :func:`_key_of`)."""
+    return _key_of(_names(policy, rules, reshuffle))
+
+
+def _names(policy: str, rules: Rules, reshuffle: bool) -> dict[str, Any]:
+    """The fields that name a line's run."""
+    return {
+        "policy": policy,
+        "ruleset": rules.ruleset,
+        "options": rules.options,
+        "reshuffled": reshuffle,
+        "version": __version__,
+    }
 
 
 def _key_of(entry: dict[str, Any]) -> tuple[Any, ...]:
