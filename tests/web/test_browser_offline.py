@@ -24,14 +24,34 @@ if find_pyodide(None, None) is None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: Any) -> Iterator[str]:
+def database(tmp_path_factory: Any) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('web') / 'offline.sqlite3'}"
+
+
+@pytest.fixture(scope="module")
+def server(database: str) -> Iterator[str]:
     """A server on today's date (the other browser tests fix one): the page deals the
     public dungeon of its own day, which the server checks against its own."""
     from scoundrel.web.app import create_app
 
-    db = tmp_path_factory.mktemp("web") / "offline.sqlite3"
-    with running(create_app(f"sqlite:///{db}", daily_par=False)) as base:
+    with running(create_app(database, daily_par=False)) as base:
         yield base
+
+
+def _every_game(database: str) -> list[dict[str, Any]]:
+    """Every game the server keeps, whoever's: when the records miss a game, whether it
+    was kept at all, and for which player."""
+    from sqlalchemy import create_engine, select
+
+    from scoundrel.store.database import games
+
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(games.c.player_id, games.c.mode, games.c.offline_key, games.c.status)
+        ).all()
+    engine.dispose()
+    return [row._asdict() for row in rows]
 
 
 def _turn_offline_play_on(page: Any) -> None:
@@ -82,7 +102,7 @@ def _history(page: Any, server: str) -> list[dict[str, Any]]:
     return history
 
 
-def test_a_whole_game_offline_reaches_the_records(browser: Any, server: str) -> None:
+def test_a_whole_game_offline_reaches_the_records(browser: Any, server: str, database: str) -> None:
     """Offline play on → no network → a random dungeon and the public dungeon of the day
     played to the end (the page reloaded midway) → back online, both are in the records,
     marked offline; a game changed by hand on the device is refused and kept there."""
@@ -152,7 +172,14 @@ def test_a_whole_game_offline_reaches_the_records(browser: Any, server: str) -> 
     assert sorted((g["offline"], g["mode"]) for g in history) == [
         (True, "archive"),
         (True, "random"),
-    ], json.dumps(history)
+    ], json.dumps(
+        {
+            "history": history,
+            "kept": _every_game(database),
+            "cookies": [cookie["value"] for cookie in context.cookies()],
+        },
+        default=str,
+    )
     assert random_score in [g["score"] for g in history]
     me = page.request.get(f"{server}/api/daily").json()
     assert me["leaderboard"] == []  # never ranked
