@@ -65,22 +65,52 @@ def test_a_run_goes_on_from_its_log_and_plays_each_deal_once(tmp_path: Path) -> 
 
 
 def test_a_line_cut_short_by_a_crash_is_played_again(tmp_path: Path) -> None:
+    """The chunk being written when the run stopped is played again and its cut line
+    dropped, so the log survives crash after crash: every run reads it, and a run after
+    the whole is played plays nothing."""
     path = tmp_path / "arena.jsonl"
     arena(["fast"], SOLO, games=16, jobs=2, log=Log(path))
+    for crash in range(2):
+        *whole, last = path.read_text().splitlines()
+        lost = seeds_of_text(last)
+        path.write_text("".join(line + "\n" for line in whole) + last[:40])
+        kept = Log(path).games("fast", SOLO, lost[0])
+        assert kept.keys().isdisjoint(range(lost[1], lost[1] + lost[2])), "a cut line holds none"
+        ended = arena(["fast"], SOLO, games=16, log=Log(path))
+        assert figures(ended) == figures(arena(["fast"], SOLO, games=16)), crash
+        lines = path.read_text().splitlines()
+        assert lines[: len(whole)] == whole, "the whole lines stay as they were"
+        again = [seeds_of_text(line) for line in lines[len(whole) :]]  # the cut line is gone
+        assert deals(again) == deals([lost]), "the cut chunk's deals are played again, once"
+    played: list[int] = []
+    before = path.read_bytes()
+    arena(["fast"], SOLO, games=16, log=Log(path), progress=played.append)
+    assert played == [32] and path.read_bytes() == before  # nothing left to play
+
+
+def test_a_log_read_without_playing_is_left_as_it_is(tmp_path: Path) -> None:
+    """Reading a log whose last line was cut short changes nothing in it: only a chunk
+    written after it cuts the line off."""
+    path = tmp_path / "arena.jsonl"
+    arena(["random"], SOLO, games=8, log=Log(path))
     text = path.read_text()
-    cut = text[: text.rindex("\n", 0, len(text) - 1) + 1] + text.splitlines()[-1][:40]
-    path.write_text(cut)
-    lost = seeds_of_text(text.splitlines()[-1])
-    ended = arena(["fast"], SOLO, games=16, log=Log(path))
-    assert figures(ended) == figures(arena(["fast"], SOLO, games=16))
-    whole = text.splitlines()[:-1]
-    lines = path.read_text().splitlines()
-    assert lines[: len(whole)] == whole
-    assert lines[len(whole)] == text.splitlines()[-1][:40], "the cut line stays alone"
-    again = [seeds_of_text(line) for line in lines[len(whole) + 1 :]]
-    assert deals(again) == deals([lost]), "the cut chunk's deals are played again, once"
-    with pytest.raises(LogError, match=r"line \d+ of the arena log .* is not an arena chunk"):
-        Log(path)  # no longer the last line: a damaged log is named, not dropped in silence
+    path.write_text(text[:-30])
+    (standing,) = arena(["random"], SOLO, games=4, log=Log(path))
+    assert path.read_text() == text[:-30]
+    assert figures([standing]) == figures(arena(["random"], SOLO, games=4))
+
+
+def test_a_whole_last_chunk_without_its_newline_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "arena.jsonl"
+    arena(["random"], SOLO, games=8, log=Log(path))
+    text = path.read_text()
+    path.write_text(text[:-1])
+    played: list[int] = []
+    ended = arena(["random"], SOLO, games=12, log=Log(path), progress=played.append)
+    assert played[0] == 16, "the last chunk's games are read, not played again"
+    assert path.read_text().startswith(text)
+    assert figures(ended) == figures(arena(["random"], SOLO, games=12))
+    assert Log(path).games("random", SOLO, True).keys() == set(range(HELD_OUT, HELD_OUT + 12))
 
 
 def deals(chunks: list[tuple[bool, int, int]]) -> list[tuple[bool, int]]:

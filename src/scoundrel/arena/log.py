@@ -6,8 +6,9 @@ Every chunk of deals is appended to the log as one JSON line the moment it is pl
 A line names what it holds: the policy as given on the command line, the ruleset and its
 options, dealt or reshuffled, and the version of scoundrel that played it; lines of other
 runs stay in the log untouched and unused, so one log can serve many runs. A last line cut
-short by a crash is left out (its deals are played again); any other line that cannot be
-read stops the run with its number rather than being dropped in silence.
+short by a crash is left out (its deals are played again), and cut off the file before the
+next chunk is written, so a log survives any number of crashes; any other line that cannot
+be read stops the run with its number rather than being dropped in silence.
 
 The log trusts the policy to be the one that played it: after changing a policy's code,
 start a new log.
@@ -41,25 +42,31 @@ class Log:
 
     path: Path
     _lines: list[dict[str, Any]] = field(default_factory=list, init=False)
-    _ends_cleanly: bool = field(default=True, init=False)
+    _mend: tuple[int, str] | None = field(default=None, init=False)
+    """When the log does not end with a whole line: where to cut it (bytes) and what to
+    write there before the next chunk (a line cut short is cut off; a whole chunk missing
+    only its newline keeps it, and is given one)."""
 
     def __post_init__(self) -> None:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = self.path.read_bytes()
         except FileNotFoundError:
-            text = ""
-        except (OSError, UnicodeDecodeError) as error:
+            data = b""
+        except OSError as error:
             raise LogError(f"cannot read the arena log {self.path}: {error}") from None
-        self._ends_cleanly = text.endswith("\n") or not text
-        lines = text.split("\n")
+        if data and not data.endswith(b"\n"):
+            self._mend = (len(data), "\n")
+        lines = data.split(b"\n")
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                entry = _entry(json.loads(line))
+                entry = _entry(json.loads(line.decode("utf-8")))
             except (ValueError, TypeError, KeyError):
-                if number == len(lines) and not self._ends_cleanly:
-                    continue  # the last chunk was being written when the run stopped
+                if number == len(lines) and self._mend is not None:
+                    # the last chunk was being written when the run stopped
+                    self._mend = (len(data) - len(line), "")
+                    continue
                 raise LogError(
                     f"line {number} of the arena log {self.path} is not an arena chunk"
                 ) from None
@@ -88,16 +95,18 @@ class Log:
             "seconds": round(outcomes.seconds, 3),
         }
         text = json.dumps(entry, separators=(",", ":")) + "\n"
-        if not self._ends_cleanly:
-            text = "\n" + text  # a line cut short stays alone on its line
         try:
             with self.path.open("a", encoding="utf-8") as file:
+                if self._mend is not None:
+                    where, newline = self._mend
+                    file.truncate(where)  # a line cut short: its deals are played again
+                    text = newline + text
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())
         except OSError as error:
             raise LogError(f"cannot write the arena log {self.path}: {error}") from None
-        self._ends_cleanly = True
+        self._mend = None
         self._lines.append(entry)
 
     def check(self) -> None:
