@@ -116,7 +116,9 @@ def test_a_cluster_gives_the_local_results(cluster: str, args: list[str]) -> Non
     assert _without_times(spread) == _without_times(local)
 
 
-def test_ctrl_c_cancels_the_cluster_s_tasks(cluster: str) -> None:
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_cancels_the_cluster_s_tasks(cluster: str, stop: str) -> None:
+    """Ctrl+C, or ``kill``, cancels the cluster's tasks of the command it stops."""
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     process = subprocess.Popen(
         [sys.executable, "-m", "scoundrel", "arena", "fast", "--games", "200000",
@@ -130,7 +132,7 @@ def test_ctrl_c_cancels_the_cluster_s_tasks(cluster: str) -> None:
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the cluster never got busy"
             time.sleep(1)
-        os.killpg(process.pid, signal.SIGINT)
+        os.killpg(process.pid, getattr(signal, stop))
         _, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
@@ -139,7 +141,7 @@ def test_ctrl_c_cancels_the_cluster_s_tasks(cluster: str) -> None:
     assert b"cancelled" in err and b"Traceback" not in err
     deadline = time.monotonic() + 60
     while _cluster(cluster)["free"] < 2:  # its tasks were cancelled: the CPUs are free
-        assert time.monotonic() < deadline, "tasks still hold the cluster after Ctrl+C"
+        assert time.monotonic() < deadline, f"tasks still hold the cluster after {stop}"
         time.sleep(1)
 
 

@@ -3,7 +3,9 @@
 each a picklable piece of work, and played wherever :class:`Spread` runs them.
 
 * **Processes** (``--jobs N``): a pool of this machine. The workers ignore Ctrl+C; the
-  parent, when it gets it, stops them at once (terminated, not waited for).
+  parent, when it gets it, stops them at once (terminated, not waited for). A worker whose
+  parent is gone without stopping it (killed, crashed) stops by itself within a second
+  rather than play on for nobody.
 * **A Ray cluster** (``--ray ADDRESS``, the ``ray`` extra): every chunk is a Ray task. The
   package itself (and any policy module given by file) is shipped with the job, so every
   node runs the very code of the command that started it. On Ctrl+C the tasks still
@@ -21,6 +23,8 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -97,7 +101,7 @@ def _on_processes(
         for piece in work:
             yield function(piece)
         return
-    pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
+    pool = multiprocessing.get_context().Pool(jobs, initializer=_start_worker)
     try:
         yield from pool.imap_unordered(function, work)
         pool.close()
@@ -106,8 +110,26 @@ def _on_processes(
         pool.join()
 
 
-def _ignore_interrupts() -> None:
+PARENT_WATCH = 0.5
+"""Seconds between a worker's looks at whether its parent is still there."""
+
+
+def _start_worker() -> None:
+    """A pool's worker: Ctrl+C is the parent's to act on, SIGTERM and SIGHUP end it at
+    once (whatever handlers the parent had, a worker keeps nothing), and it leaves as soon
+    as its parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) != signal.SIG_IGN:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    parent = os.getppid()
+    threading.Thread(target=_leave_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _leave_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH)
+    os._exit(1)
 
 
 def _connect(address: str, modules: Sequence[str]) -> Any:
@@ -130,6 +152,9 @@ def _connect(address: str, modules: Sequence[str]) -> Any:
         shipped.append(str(Path(path).parent) if Path(path).name == "__init__.py" else path)
     _reachable(address)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # ray.init takes SIGTERM for itself (it prints a stack and exits at once, leaving its
+    # caller no chance to cancel the tasks): the handlers it replaces are put back after
+    kept = _leaving_handlers()
     try:
         ray.init(
             address=address,
@@ -140,7 +165,19 @@ def _connect(address: str, modules: Sequence[str]) -> Any:
         )
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise SpreadError(f"cannot reach a Ray cluster at {address!r}: {error}") from None
+    finally:
+        for number, handler in kept.items():
+            if handler is not None:  # None: set outside Python, nothing to put back
+                signal.signal(number, handler)
     return ray
+
+
+def _leaving_handlers() -> dict[int, Any]:
+    """The handlers of SIGTERM and SIGHUP, where this thread may set them."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    numbers = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    return {number: signal.getsignal(number) for number in numbers}
 
 
 def _reachable(address: str, seconds: float = 5.0) -> None:

@@ -4,10 +4,11 @@ them from here, so that none of the games imports the command that starts it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 EXIT_ILLEGAL = 1
 """Exit status of a record (or a move) the rules do not allow."""
@@ -20,6 +21,35 @@ EXIT_INTERRUPTED = 130
 """Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
 
 
+def _leaving_signals() -> list[int]:
+    return [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+
+@contextlib.contextmanager
+def leaving_as_interrupted() -> Iterator[None]:
+    """While it lasts, SIGTERM and SIGHUP stop the command as Ctrl+C does (a
+    KeyboardInterrupt): a long run (``bot``, ``solve``, ``arena``, ``analyse``, ``bench``)
+    then ends its worker processes or cancels its cluster's tasks, keeps what it keeps and
+    says so, rather than dying at once. A signal the command was started ignoring (SIGHUP
+    under ``nohup``) stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (a command run by a test's thread)
+        return
+    before = {number: signal.getsignal(number) for number in _leaving_signals()}
+    for number, handler in before.items():
+        if handler is signal.SIG_DFL:
+            signal.signal(number, _interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> None:
     """Call ``handler`` on SIGTERM and SIGHUP (where the system has them), at once.
 
@@ -28,7 +58,7 @@ def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> Non
     So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which calls it,
     whatever the main thread is doing (the full-screen game's handler, ``quiet``, is called
     from that thread alone)."""
-    numbers = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    numbers = set(_leaving_signals())
     for number in numbers:
         signal.signal(number, (lambda *_: None) if quiet else handler)
     read, write = os.pipe()

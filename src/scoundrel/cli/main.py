@@ -41,6 +41,7 @@ from .leaving import (
     EXIT_INTERRUPTED,
     EXIT_SOFTWARE,
     EXIT_USAGE,
+    leaving_as_interrupted,
     on_leaving_signals,
 )
 from .render import analysis_text, outcome_text, position_text
@@ -1120,6 +1121,11 @@ def plain_output() -> None:
             stream.reconfigure(errors="scoundrel-ascii")
 
 
+LONG_RUNS = frozenset({"bot", "solve", "arena", "analyse", "bench"})
+"""Commands that SIGTERM and SIGHUP stop as Ctrl+C does (:func:`leaving_as_interrupted`);
+the games and the server hear those signals their own way."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     plain_output()
     parser = build_parser()
@@ -1131,8 +1137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    stops = leaving_as_interrupted() if args.command in LONG_RUNS else contextlib.nullcontext()
     try:
-        return int(args.func(args))
+        with stops:
+            return int(args.func(args))
     except IllegalRecord as error:
         print(f"scoundrel {args.command}: {error}", file=sys.stderr)
         return EXIT_ILLEGAL
