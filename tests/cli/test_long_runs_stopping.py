@@ -120,3 +120,13 @@ def test_a_run_killed_outright_leaves_no_worker_behind(command: str) -> None:
         process.kill()
         process.wait(timeout=60)
         wait_for("its workers gone", lambda: not any(alive(pid) for pid in found), 30)
+
+
+def test_the_handlers_are_put_back_after_the_command() -> None:
+    """Run in a process that lives on (a test, a notebook), a long run leaves SIGTERM and
+    SIGHUP as it found them."""
+    from scoundrel.cli.main import main
+
+    before = [signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)]
+    assert main(["bot", "--games", "2", "--json"]) == 0
+    assert [signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)] == before

@@ -35,15 +35,14 @@ def leaving_as_interrupted() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers (a command run by a test's thread)
         return
-    before = {number: signal.getsignal(number) for number in _leaving_signals()}
-    for number, handler in before.items():
-        if handler is signal.SIG_DFL:
-            signal.signal(number, _interrupt)
+    taken = [n for n in _leaving_signals() if signal.getsignal(n) is signal.SIG_DFL]
+    for number in taken:
+        signal.signal(number, _interrupt)
     try:
         yield
     finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
+        for number in taken:
+            signal.signal(number, signal.SIG_DFL)
 
 
 def _interrupt(*_: object) -> None:
