@@ -110,6 +110,12 @@ def _on_processes(
         pool.join()
 
 
+LEAVING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that ask a run to leave (``kill``, a closed terminal), where the system has
+them: a pool's workers die on them, and ``ray.init`` is not let keep SIGTERM's."""
+
 PARENT_WATCH = 0.5
 """Seconds between a worker's looks at whether its parent is still there."""
 
@@ -119,9 +125,9 @@ def _start_worker() -> None:
     once (whatever handlers the parent had, a worker keeps nothing), and it leaves as soon
     as its parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) != signal.SIG_IGN:
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for number in LEAVING_SIGNALS:
+        if signal.getsignal(number) != signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
     parent = os.getppid()
     threading.Thread(target=_leave_with, args=(parent,), name="parent-watch", daemon=True).start()
 
@@ -176,8 +182,7 @@ def _leaving_handlers() -> dict[int, Any]:
     """The handlers of SIGTERM and SIGHUP, where this thread may set them."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    numbers = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    return {number: signal.getsignal(number) for number in numbers}
+    return {number: signal.getsignal(number) for number in LEAVING_SIGNALS}
 
 
 def _reachable(address: str, seconds: float = 5.0) -> None:

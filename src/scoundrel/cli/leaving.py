@@ -10,6 +10,8 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 
+from scoundrel.spread import LEAVING_SIGNALS
+
 EXIT_ILLEGAL = 1
 """Exit status of a record (or a move) the rules do not allow."""
 EXIT_USAGE = 2
@@ -19,10 +21,6 @@ EXIT_SOFTWARE = 70
 (``EX_SOFTWARE`` of ``sysexits.h``)."""
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl+C (128 + SIGINT, as shells report it)."""
-
-
-def _leaving_signals() -> list[int]:
-    return [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
 
 
 @contextlib.contextmanager
@@ -35,7 +33,7 @@ def leaving_as_interrupted() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers (a command run by a test's thread)
         return
-    taken = [n for n in _leaving_signals() if signal.getsignal(n) is signal.SIG_DFL]
+    taken = [n for n in LEAVING_SIGNALS if signal.getsignal(n) is signal.SIG_DFL]
     for number in taken:
         signal.signal(number, _interrupt)
     try:
@@ -57,7 +55,7 @@ def on_leaving_signals(handler: Callable[..., None], quiet: bool = False) -> Non
     So the signal also wakes a watcher thread (``signal.set_wakeup_fd``), which calls it,
     whatever the main thread is doing (the full-screen game's handler, ``quiet``, is called
     from that thread alone)."""
-    numbers = set(_leaving_signals())
+    numbers = set(LEAVING_SIGNALS)
     for number in numbers:
         signal.signal(number, (lambda *_: None) if quiet else handler)
     read, write = os.pipe()
