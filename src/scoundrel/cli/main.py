@@ -44,6 +44,7 @@ from .leaving import (
     leaving_as_interrupted,
     on_leaving_signals,
 )
+from .progress import Progress
 from .render import analysis_text, outcome_text, position_text
 
 if TYPE_CHECKING:
@@ -411,7 +412,7 @@ def _solve_deals(args: argparse.Namespace) -> int:
     args.ruleset = args.ruleset or "solo"
     rules = _rules(args)
     jobs = _jobs(args.jobs, "solve")
-    bar = _bar(args.games, sys.stderr.isatty() and not args.json)
+    bar = Progress("solve", args.games, json=args.json)
     parts: list[list[Solved]] = []
     try:
         with _spread(jobs, args.ray) as spread:
@@ -421,13 +422,12 @@ def _solve_deals(args: argparse.Namespace) -> int:
             work = [(rules, s, n, args.best) for s, n in chunks(seed, args.games, size)]
             for part in spread.map(_solve_chunk, work):
                 parts.append(part)
-                if bar is not None:
-                    bar(sum(len(p) for p in parts))
+                bar(sum(len(p) for p in parts))
     except KeyboardInterrupt:
-        print("\nscoundrel solve: cancelled", file=sys.stderr)
+        bar.end()
+        print("scoundrel solve: cancelled", file=sys.stderr)
         return 130
-    if bar is not None:
-        print(file=sys.stderr)
+    bar.end()
     report = DealsReport.of(rules, parts)
     found = report.to_dict()
     if args.json:
@@ -535,7 +535,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     args.jobs = _jobs(args.jobs, "bot")
     player = _player(args.level, rules)  # a level that cannot play these rules says so now
-    bar = _bar(args.games, sys.stderr.isatty() and not args.json)
+    bar = Progress("bot", args.games, json=args.json)
     started = time.perf_counter()
     try:
         if args.jobs == 1 and args.ray is None:
@@ -544,11 +544,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
             with _spread(args.jobs, args.ray) as spread:
                 result = _bot_jobs(rules, args.games, args.seed, spread, bar, args.level)
     except KeyboardInterrupt:
-        print("\nscoundrel bot: cancelled", file=sys.stderr)
+        bar.end()
+        print("scoundrel bot: cancelled", file=sys.stderr)
         return 130
     result = BotResult(result.games, result.wins, result.total_score, time.perf_counter() - started)
-    if bar is not None:
-        print(file=sys.stderr)
+    bar.end()
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
@@ -571,20 +571,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     jobs = _jobs(args.jobs, "arena")
     total = args.games * len(args.policies) * 2
-    bar = _bar(total, sys.stderr.isatty() and not args.json)
+    bar = Progress("arena", total, json=args.json)
     try:
         log = None if args.log is None else Log(pathlib.Path(args.log))
         standings = arena(args.policies, rules, args.games, args.seed, jobs, bar, args.ray, log)
     except (PolicyError, SpreadError, LogError) as error:
-        if bar is not None:
-            print(file=sys.stderr)
+        bar.end()
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
+        bar.end()
         kept = f"; the games played are kept in {args.log}: run again to go on" if args.log else ""
-        print(f"\nscoundrel arena: cancelled{kept}", file=sys.stderr)
+        print(f"scoundrel arena: cancelled{kept}", file=sys.stderr)
         return 130
-    if bar is not None:
-        print(file=sys.stderr)
+    bar.end()
     last = args.seed + args.games - 1
     if args.json:
         report = {
@@ -654,32 +653,12 @@ def _jobs(jobs: int, command: str) -> int:
     return jobs
 
 
-def _bar(total: int, show: bool) -> Callable[[int], None] | None:
-    if not show:
-        return None
-    last = [-1]
-
-    def update(done: int) -> None:
-        percent = done * 100 // total
-        if percent != last[0]:
-            last[0] = percent
-            filled = percent * 30 // 100
-            print(
-                f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} games",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    return update
-
-
 def _bot_jobs(
     rules: Rules,
     games: int,
     seed: int,
     spread: Spread,
-    bar: Callable[[int], None] | None,
+    bar: Callable[[int], None],
     level: str,
 ) -> BotResult:
     """Split the seeds into chunks played where ``spread`` runs them."""
@@ -692,8 +671,7 @@ def _bot_jobs(
     total = Result(0, 0, 0, 0.0)
     for part in spread.map(_play_chunk, work):
         total = total + part
-        if bar is not None:
-            bar(total.games)
+        bar(total.games)
     return total
 
 
