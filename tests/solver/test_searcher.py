@@ -14,10 +14,13 @@ from solver_support import COOP, LENIENT, SOLO, cards_to_resolve, play, walk
 from test_bot import shuffled_hidden
 
 from scoundrel.core import Move, Observation, Rules, State, Status, random_deal
-from scoundrel.solver import Bot, SearchBot, hint, play_game, solve
-from scoundrel.solver.bot import Seen, weights_for, wilson
+from scoundrel.core.kernel import is_final
+from scoundrel.solver import Bot, SearchBot, hint, play_game, searcher, solve
+from scoundrel.solver.bot import Seen, Way, weights_for, wilson
+from scoundrel.solver.model import Position
 from scoundrel.solver.searcher import (
     FLEE_SAMPLES,
+    KNOWN_END_NODES,
     MARGIN,
     SCORE_MARGIN,
     Estimate,
@@ -379,3 +382,104 @@ def coop_observations() -> Iterator[Observation]:
             if state.is_over:
                 break
             yield state.observation(state.leader)
+
+
+def _coop_playouts(seeds: Iterable[int]) -> Iterator[tuple[Seen, Way, tuple[int, ...]]]:
+    """Room starts of the fast bot's co-op games with 4 to 12 cards unseen, each with the
+    way it plays and the searching bot's orders of the unseen cards."""
+    weights = weights_for(COOP)
+    for seed in seeds:
+        for state, _ in walk(COOP, seed, randomness=0.0):
+            observation = state.observation(state.leader)
+            if state.resolved_in_room or not 4 <= len(observation.unseen) <= 12:
+                continue
+            seen = Seen.of(observation)
+            way = SearchBot(playouts=8)._ways(seen, seen.judge(weights), False)[0]
+            orders, _ = SearchBot(playouts=8)._orders(seen)
+            for order in orders:
+                yield seen, way, order
+
+
+def test_co_op_playouts_ask_the_solver_once_at_their_known_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A co-op playout asks the solver once, when its player first knows every card left:
+    a win found wins the playout with the solver's score; none found, the judgement plays
+    on exactly as without asking."""
+    weights = weights_for(COOP)
+    asked: list[Position] = []
+    answer: list[int | None] = [None]
+
+    def solver(position: Position, nodes: int) -> int | None:
+        assert nodes == KNOWN_END_NODES
+        asked.append(position)
+        return answer[0]
+
+    monkeypatch.setattr(searcher, "_win_within", solver)
+    playouts = 0
+    for seen, way, order in itertools.islice(_coop_playouts(range(4)), 40):
+        plain = _play_out(seen, way, order, weights, FLEE_SAMPLES)
+        asked.clear()
+        answer[0] = None
+        assert _play_out(seen, way, order, weights, FLEE_SAMPLES, KNOWN_END_NODES) == plain
+        assert len(asked) <= 1
+        if asked:
+            (position,) = asked
+            # asked at a room start before the final room (S4): the solver has rooms to play
+            assert position.coop and position.taken == 0 and not is_final(len(position.dungeon))
+            answer[0] = 77
+            assert _play_out(seen, way, order, weights, FLEE_SAMPLES, KNOWN_END_NODES) == (
+                True,
+                77,
+            )
+            playouts += 1
+    assert playouts >= 10
+
+
+def test_the_solver_wins_co_op_playouts_the_judgement_loses() -> None:
+    """With the solver at the known end, playouts the judgement alone loses are won (with a
+    won game's score, C10: the heroes' health, 2 to 40), and none is lost that the
+    judgement won."""
+    weights = weights_for(COOP)
+    turned = 0
+    for seen, way, order in _coop_playouts(range(2)):
+        plain = _play_out(seen, way, order, weights, FLEE_SAMPLES)
+        asking = _play_out(seen, way, order, weights, FLEE_SAMPLES, KNOWN_END_NODES)
+        assert asking[0] or not plain[0]
+        if asking[0] and not plain[0]:
+            assert 2 <= asking[1] <= 40
+            turned += 1
+    assert turned >= 1
+
+
+def test_hints_and_solo_play_never_ask_the_solver_in_their_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hints weigh every move and keep to the judgement (asking would take them from seconds
+    to half a minute); solo playouts end in exact endgames: neither asks. The bot choosing
+    its co-op move from the same position does."""
+    asked: list[Position] = []
+
+    def solver(position: Position, nodes: int) -> int | None:
+        asked.append(position)
+        return None
+
+    monkeypatch.setattr(searcher, "_win_within", solver)
+    seen, _, _ = next(_coop_playouts([1]))
+    state = State.new(COOP, random_deal(COOP, 1))
+    for position, _ in walk(COOP, 1, randomness=0.0):
+        if Seen.of(position.observation(position.leader)) == seen:
+            state = position
+            break
+    observation = state.observation(state.leader)
+    assert Seen.of(observation) == seen
+    SearchBot(playouts=8).search(observation)
+    assert asked
+    asked.clear()
+    SearchBot(playouts=8).search(observation, every_move=True)
+    hint(observation, SearchBot(playouts=8))
+    assert not asked
+    found = late(SOLO, 2, 9, fewest=7)
+    assert found is not None
+    SearchBot(playouts=8).search(found[0].observation(found[0].leader))
+    assert not asked

@@ -53,12 +53,14 @@ from .model import (
     Expansion,
     Heroes,
     Line,
+    Position,
     code,
     lost_score,
     room_moves,
     won_score,
 )
-from .search import Cancelled
+from .room_search import POLL
+from .search import Cancelled, win_line
 
 PLAYOUTS = 32
 """Games played out for the best way at each decision (fewer for the others)."""
@@ -74,6 +76,10 @@ SCORE_MARGIN = 2.0
 """In co-op, where no way wins clearly more: how many standard errors the mean score of
 the highest-scoring way must beat the fast bot's choice by, over the same games, before
 the searching bot plays it instead (:meth:`SearchBot.advise`)."""
+KNOWN_END_NODES = 512
+"""In co-op, how many positions the solver may weigh when a playout reaches a known end
+(every card left known to its player, as :meth:`~.bot.Seen.known`): the playout is won if
+the solver finds a win within them, and otherwise goes on by the fast judgement."""
 EXACT = 4
 """Every order of the unseen cards is played out when there are at most this many times
 :data:`PLAYOUTS` of them (five cards or fewer by default)."""
@@ -168,7 +174,14 @@ class SearchBot:
         ways: int = 8,
         margin: int = MARGIN,
         endgame: bool = True,
+        known_ends: bool = True,
     ) -> None:
+        self.known_ends = known_ends
+        """Whether co-op playouts ask the solver for a win once their player knows every
+        card left (:data:`KNOWN_END_NODES`), as the bot itself does in a real game: without
+        it the judgement alone seldom wins a co-op game, so the playouts cannot tell the
+        ways apart. Only when the bot chooses its move (not for hints, which weigh every
+        move); solo playouts never ask (small solo endgames are exact, :mod:`.endgame`)."""
         self.endgame = endgame
         """Whether small solo endgames are played exactly (:mod:`.endgame`) rather than
         by playouts."""
@@ -255,6 +268,9 @@ class SearchBot:
         else:
             orders, exact = self._orders(seen)
             play = _play_out
+        # hints (every move weighed) keep to the judgement: asking the solver in each of
+        # their many ways' playouts would take them from seconds to half a minute
+        ends = KNOWN_END_NODES if self.known_ends and seen.rules.coop_game and not every_move else 0
         total = len(orders)
         results: dict[Way, list[tuple[bool, int]]] = {way: [] for way in ways}
         kept = [way for way in ways if _moves(observation, way) == keep]
@@ -270,7 +286,7 @@ class SearchBot:
                 for i in range(played, target):
                     if cancel is not None and cancel():
                         raise Cancelled
-                    games.append(play(seen, way, orders[i], weights, self.flee_samples))
+                    games.append(play(seen, way, orders[i], weights, self.flee_samples, ends))
             played = target
             if played >= total:
                 break
@@ -452,11 +468,17 @@ def _utility(games: list[tuple[bool, int]]) -> tuple[float, float]:
 
 
 def _play_out(
-    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Judgement, flee_samples: int
+    seen: Seen,
+    way: Way,
+    dungeon: tuple[int, ...],
+    weights: Judgement,
+    flee_samples: int,
+    ends: int = 0,
 ) -> tuple[bool, int]:
     """Play ``way`` in a game whose dungeon is ``dungeon`` (in order), then the rest of
-    the game with the fast judgement, which sees only what a player would. Returns
-    (won, score)."""
+    the game with the fast judgement, which sees only what a player would. With ``ends``,
+    the first time the player knows every card left the solver looks for a win, weighing
+    at most ``ends`` positions (a win found wins the playout). Returns (won, score)."""
     rules = seen.rules
     coop = rules.coop_game
     only = rules.death_score == "dungeon-only"
@@ -468,8 +490,29 @@ def _play_out(
     fresh = (False,) * (len(heroes) // 3)
     while True:
         final = is_final(len(dungeon))  # S4
-        judge = weights.judge(rules, leader, dungeon)
         split = len(dungeon) - known
+        if ends and split <= 1 and not final:  # one order is left: the solver may end it
+            position = Position(
+                room,
+                dungeon,
+                heroes,
+                leader,
+                fled,
+                0,
+                fresh,
+                False,
+                rules.strict,
+                coop,
+                rules.death_score,
+                0,
+                rules.health,
+                rules.relentless,
+            )
+            found = _win_within(position, ends)
+            if found is not None:
+                return True, found
+            ends = 0  # no win found: the judgement plays on, and the solver is not asked again
+        judge = weights.judge(rules, leader, dungeon)
         flee, face, _ = judge.decide(
             room,
             heroes,
@@ -497,8 +540,29 @@ def _play_out(
         leader = next_leader(leader, coop)  # C3
 
 
+def _win_within(position: Position, nodes: int) -> int | None:
+    """The score of a win the solver finds from ``position`` weighing at most about
+    ``nodes`` positions; ``None`` when it finds none, or none so soon."""
+    asked = [0]
+
+    def enough() -> bool:  # polled every POLL + 1 positions
+        asked[0] += 1
+        return asked[0] * (POLL + 1) > nodes
+
+    try:
+        found = win_line(position, enough)
+    except Cancelled:
+        return None
+    return None if found is None else found[0]
+
+
 def _solve_out(
-    seen: Seen, way: Way, dungeon: tuple[int, ...], weights: Judgement, flee_samples: int
+    seen: Seen,
+    way: Way,
+    dungeon: tuple[int, ...],
+    weights: Judgement,
+    flee_samples: int,
+    ends: int = 0,
 ) -> tuple[bool, int]:
     """With every card left known: won (with the score of the solver's winning line) if
     the solver finds a win after ``way``, else the playout's lost game."""
