@@ -1,26 +1,27 @@
 """The arena runs the research page quotes are kept in the repository (benchmarks/arena/),
 so a reader can check a figure without the hours of play behind it: the page's search128
-row is what its log gives, and the command the page shows reads it back without playing."""
+row and its co-op searching bot are what their logs give, and the commands the page shows
+read them back without playing."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+
 from scoundrel.arena import HELD_OUT, Log, arena
 from scoundrel.core import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 RESEARCH = ROOT / "docs" / "research.md"
-SEARCH128 = ROOT / "benchmarks" / "arena" / "search128.jsonl"
+KEPT = ROOT / "benchmarks" / "arena"
 
-#: The baselines row: its rate as dealt with its interval, how many deals, its rate
+#: A baselines cell: its rate as dealt with its interval, how many deals, its rate
 #: reshuffled with its interval, and the certificate's p-value.
-ROW = re.compile(
-    r"^\| searching fair bot, 128 playouts \(`search128`\) \| "
-    r"(?P<dealt>[\d.]+% \([\d.]+–[\d.]+%\)), (?:the first )?(?P<deals>[\d,]+) deals\b.*?; "
-    r"(?P<reshuffled>[\d.]+% \([\d.]+–[\d.]+%\)) reshuffled; .*?\(p = (?P<p>[\d.]+)\)",
-    re.MULTILINE,
+CELL = (
+    r"(?P<dealt>[\d.]+% \([\d.]+–[\d.]+%\)), (?:the first )?(?P<deals>[\d,]+) deals\b[^|]*?; "
+    r"(?P<reshuffled>[\d.]+% \([\d.]+–[\d.]+%\)) reshuffled; [^|]*?\(p = (?P<p>[\d.]+)\)"
 )
 
 
@@ -28,17 +29,39 @@ def rate(wins: int, games: int, low: float, high: float) -> str:
     return f"{100 * wins / games:.1f}% ({100 * low:.1f}–{100 * high:.1f}%)"
 
 
-def test_the_research_row_of_search128_is_what_its_log_holds() -> None:
-    found = ROW.search(RESEARCH.read_text(encoding="utf-8"))
-    assert found, "docs/research.md has no search128 row in the form this test reads"
+@pytest.mark.parametrize(
+    ("policy", "rules", "log", "row"),
+    [
+        # strict solo, the second column
+        (
+            "search128",
+            Rules.solo(),
+            "search128.jsonl",
+            r"searching fair bot, 128 playouts \(`search128`\) \| ",
+        ),
+        # co-op, the third
+        (
+            "search",
+            Rules.coop(),
+            "search-coop.jsonl",
+            r"searching fair bot \(`search`\) \| [^|]*\| ",
+        ),
+    ],
+    ids=["search128", "search-coop"],
+)
+def test_the_research_figures_are_what_the_logs_hold(
+    policy: str, rules: Rules, log: str, row: str
+) -> None:
+    found = re.search("^\\| " + row + CELL, RESEARCH.read_text(encoding="utf-8"), re.MULTILINE)
+    assert found, f"docs/research.md has no {policy} cell in the form this test reads"
     deals = int(found["deals"].replace(",", ""))
-    log = Log(SEARCH128)
+    kept_log = Log(KEPT / log)
     for reshuffled in (False, True):
-        kept = log.games("search128", Rules.solo(), reshuffled)
+        kept = kept_log.games(policy, rules, reshuffled)
         missing = [s for s in range(HELD_OUT, HELD_OUT + deals) if s not in kept]
         assert not missing, f"the log lacks {len(missing)} of the {deals} deals the row quotes"
     played: list[int] = []
-    (standing,) = arena(["search128"], Rules.solo(), games=deals, log=log, progress=played.append)
+    (standing,) = arena([policy], rules, games=deals, log=kept_log, progress=played.append)
     assert played == [2 * deals]  # read from the log, not one game played
     certificate = standing.certificate
     quoted = []
