@@ -101,8 +101,18 @@ def _on_processes(
         for piece in work:
             yield function(piece)
         return
-    pool = multiprocessing.get_context().Pool(jobs, initializer=_start_worker)
+    # A Ctrl+C or kill while the pool is being made (its workers forked, its threads not
+    # yet started) would leave a pool nobody ends: its thread forks new workers as the
+    # interpreter exits, and the exit waits on them for ever (seen once in CI, after
+    # "cancelled"). So the signals wait until the pool is there to be ended.
+    held = _hold(_STOPPING)
     try:
+        pool = multiprocessing.get_context().Pool(jobs, initializer=_start_worker)
+    except BaseException:
+        _release(held)
+        raise
+    try:
+        _release(held)
         yield from pool.imap_unordered(function, work)
         pool.close()
     finally:
@@ -110,11 +120,26 @@ def _on_processes(
         pool.join()
 
 
+def _hold(numbers: tuple[int, ...]) -> set[int] | None:
+    """Keeps ``numbers`` from this thread until :func:`_release` (where the system can)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, numbers))
+
+
+def _release(held: set[int] | None) -> None:
+    """Delivers what :func:`_hold` kept back, and keeps back again what was before."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 LEAVING_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 """The signals that ask a run to leave (``kill``, a closed terminal), where the system has
 them: a pool's workers die on them, and ``ray.init`` is not let keep SIGTERM's."""
+
+_STOPPING = (signal.SIGINT, *LEAVING_SIGNALS)
 
 PARENT_WATCH = 0.5
 """Seconds between a worker's looks at whether its parent is still there."""
@@ -128,6 +153,8 @@ def _start_worker() -> None:
     for number in LEAVING_SIGNALS:
         if signal.getsignal(number) != signal.SIG_IGN:
             signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked while the parent held them back
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     parent = os.getppid()
     threading.Thread(target=_leave_with, args=(parent,), name="parent-watch", daemon=True).start()
 
