@@ -384,20 +384,25 @@ def coop_observations() -> Iterator[Observation]:
             yield state.observation(state.leader)
 
 
-def _coop_playouts(seeds: Iterable[int]) -> Iterator[tuple[Seen, Way, tuple[int, ...]]]:
-    """Room starts of the fast bot's co-op games with 4 to 12 cards unseen, each with the
-    way it plays and the searching bot's orders of the unseen cards."""
-    weights = weights_for(COOP)
+def _coop_room_starts(seeds: Iterable[int]) -> Iterator[Observation]:
+    """Room starts of the fast bot's co-op games with 4 to 12 cards unseen."""
     for seed in seeds:
         for state, _ in walk(COOP, seed, randomness=0.0):
             observation = state.observation(state.leader)
-            if state.resolved_in_room or not 4 <= len(observation.unseen) <= 12:
-                continue
-            seen = Seen.of(observation)
-            way = SearchBot(playouts=8)._ways(seen, seen.judge(weights), False)[0]
-            orders, _ = SearchBot(playouts=8)._orders(seen)
-            for order in orders:
-                yield seen, way, order
+            if not state.resolved_in_room and 4 <= len(observation.unseen) <= 12:
+                yield observation
+
+
+def _coop_playouts(seeds: Iterable[int]) -> Iterator[tuple[Seen, Way, tuple[int, ...]]]:
+    """:func:`_coop_room_starts`, each with the way the fast bot plays and the searching
+    bot's orders of the unseen cards."""
+    weights = weights_for(COOP)
+    for observation in _coop_room_starts(seeds):
+        seen = Seen.of(observation)
+        way = SearchBot(playouts=8)._ways(seen, seen.judge(weights), False)[0]
+        orders, _ = SearchBot(playouts=8)._orders(seen)
+        for order in orders:
+            yield seen, way, order
 
 
 def test_co_op_playouts_ask_the_solver_once_at_their_known_end(
@@ -465,14 +470,7 @@ def test_hints_and_solo_play_never_ask_the_solver_in_their_playouts(
         return None
 
     monkeypatch.setattr(searcher, "_win_within", solver)
-    seen, _, _ = next(_coop_playouts([1]))
-    state = State.new(COOP, random_deal(COOP, 1))
-    for position, _ in walk(COOP, 1, randomness=0.0):
-        if Seen.of(position.observation(position.leader)) == seen:
-            state = position
-            break
-    observation = state.observation(state.leader)
-    assert Seen.of(observation) == seen
+    observation = next(_coop_room_starts([1]))
     SearchBot(playouts=8).search(observation)
     assert asked
     asked.clear()

@@ -533,16 +533,26 @@ def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line
     if seen.final:
         return won_score(way.heroes, way.last_potion, seen.rules.health), ()
     room, dungeon, _, heroes, leader, fled = way.after(seen, dungeon, len(dungeon))
-    rules = seen.rules
-    fresh = (False,) * (len(heroes) // 3)
-    position = Position(
+    return win_line(room_start(seen.rules, room, dungeon, heroes, leader, fled))
+
+
+def room_start(
+    rules: Rules,
+    room: tuple[int, ...],
+    dungeon: tuple[int, ...],
+    heroes: Heroes,
+    leader: int,
+    fled: bool,
+) -> Position:
+    """The position at the start of ``room`` (nothing taken in it yet), for the solver."""
+    return Position(
         room,
         dungeon,
         heroes,
         leader,
         fled,
         0,
-        fresh,
+        (False,) * (len(heroes) // 3),
         False,
         rules.strict,
         rules.coop_game,
@@ -551,7 +561,6 @@ def known_win(seen: Seen, way: Way, dungeon: tuple[int, ...]) -> tuple[int, Line
         rules.health,
         rules.relentless,
     )
-    return win_line(position)
 
 
 def _damage(before: Heroes, after: Heroes) -> tuple[int, ...]:

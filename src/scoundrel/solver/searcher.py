@@ -41,6 +41,7 @@ from .bot import (
     deal_room,
     flee_dungeon,
     known_win,
+    room_start,
     slays_most,
     weights_for,
     wilson,
@@ -492,23 +493,7 @@ def _play_out(
         final = is_final(len(dungeon))  # S4
         split = len(dungeon) - known
         if ends and split <= 1 and not final:  # one order is left: the solver may end it
-            position = Position(
-                room,
-                dungeon,
-                heroes,
-                leader,
-                fled,
-                0,
-                fresh,
-                False,
-                rules.strict,
-                coop,
-                rules.death_score,
-                0,
-                rules.health,
-                rules.relentless,
-            )
-            found = _win_within(position, ends)
+            found = _win_within(room_start(rules, room, dungeon, heroes, leader, fled), ends)
             if found is not None:
                 return True, found
             ends = 0  # no win found: the judgement plays on, and the solver is not asked again
@@ -565,7 +550,8 @@ def _solve_out(
     ends: int = 0,
 ) -> tuple[bool, int]:
     """With every card left known: won (with the score of the solver's winning line) if
-    the solver finds a win after ``way``, else the playout's lost game."""
+    the solver finds a win after ``way``, else the playout's lost game (``ends`` is not
+    used: the solver has already had the whole say, without a bound)."""
     found = known_win(seen, way, dungeon)
     if found is not None:
         return True, found[0]
